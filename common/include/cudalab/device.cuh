@@ -1,0 +1,61 @@
+/// @file device.cuh
+/// @brief Device query through cudaDeviceGetAttribute, and the measured copy bandwidth.
+///
+/// CUDA 13 removed several cudaDeviceProp fields (clockRate, memoryClockRate, ...); every figure
+/// here comes from cudaDeviceGetAttribute, which works on CUDA 12 and 13 alike.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+namespace cudalab {
+
+/// @brief What the labs need to know about one GPU.
+struct DeviceInfo {
+  int device = 0;                          ///< device ordinal
+  std::string name;                        ///< e.g. "NVIDIA H100 80GB HBM3"
+  int cc_major = 0, cc_minor = 0;          ///< compute capability
+  int sm_count = 0;                        ///< multiprocessors
+  int warp_size = 32;                      ///< threads per warp
+  int max_threads_per_block = 0;           ///< launch limit per block
+  int max_threads_per_sm = 0;              ///< resident threads per SM
+  int max_warps_per_sm = 0;                ///< max_threads_per_sm / warp_size
+  int max_blocks_per_sm = 0;               ///< resident blocks per SM
+  int regs_per_sm = 0;                     ///< 32-bit registers per SM
+  int regs_per_block = 0;                  ///< registers one block may use
+  std::size_t smem_per_sm = 0;             ///< shared memory per SM (bytes)
+  std::size_t smem_per_block = 0;          ///< default shared memory limit per block (bytes)
+  std::size_t smem_per_block_optin = 0;    ///< opt-in limit per block (bytes)
+  std::size_t reserved_smem_per_block = 0; ///< shared memory the system reserves per block
+  std::size_t l2_bytes = 0;                ///< L2 cache size
+  int sm_clock_khz = 0;                    ///< peak SM clock
+  int mem_clock_khz = 0;                   ///< peak memory clock
+  int mem_bus_bits = 0;                    ///< memory bus width
+  int runtime_version = 0;                 ///< cudaRuntimeGetVersion, e.g. 13000
+  int driver_version = 0;                  ///< cudaDriverGetVersion, e.g. 13000
+
+  /// @brief Theoretical DRAM bandwidth in GB/s: 2 (double data rate) x clock x bus width.
+  double theoretical_bandwidth_gbs() const;
+  /// @brief "sm_90" style name of the compute capability.
+  std::string sm() const;
+};
+
+/// @brief Fills a DeviceInfo for @p device from cudaDeviceGetAttribute. Returns the first error.
+cudaError_t query_device(int device, DeviceInfo *info);
+
+/// @brief True when a usable CUDA device exists; otherwise @p why says what is missing.
+bool gpu_available(std::string *why);
+
+/// @brief One line for logs and score tables: "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs), CUDA
+/// runtime 13.0, driver 13.0".
+std::string describe_device(const DeviceInfo &info);
+
+/// @brief Measured device-to-device copy bandwidth in GB/s (bytes read + written), median of
+/// @p reps cudaMemcpyAsync runs of a buffer of at least 4 x L2 (so the copy is not an L2 copy).
+/// Used as the ceiling for "% of bandwidth" figures. Cached after the first call per process.
+/// Returns a negative value if the measurement failed.
+double measured_copy_bandwidth_gbs(int reps = 21);
+
+}  // namespace cudalab

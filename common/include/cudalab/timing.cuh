@@ -1,0 +1,63 @@
+/// @file timing.cuh
+/// @brief CUDA-event timing: warm-up, N timed repetitions, median and spread, optional L2 flush,
+/// and a side-by-side comparison of two kernels that returns their speed ratio.
+///
+/// Every timed region holds exactly one launch; work that must happen between repetitions (for
+/// example restoring an input that an in-place kernel destroyed) goes in the untimed `setup`.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cudalab {
+
+/// @brief How to time.
+struct TimingOptions {
+  int warmup = 3;         ///< untimed runs first (clocks up, caches and JIT warm)
+  int reps = 21;          ///< timed runs; the median is reported
+  bool flush_l2 = false;  ///< overwrite a buffer of 2 x L2 size before every timed run
+};
+
+/// @brief Result of timing one kernel.
+struct TimingStats {
+  bool ok = false;         ///< false if a CUDA call failed (see error)
+  std::string error;       ///< what failed
+  double median_ms = 0.0;  ///< median of the timed runs
+  double min_ms = 0.0;     ///< fastest run
+  double max_ms = 0.0;     ///< slowest run
+  double spread = 0.0;     ///< (75th - 25th percentile) / median: the noise of the measurement
+  int reps = 0;            ///< number of timed runs
+};
+
+/// @brief Summarises raw samples (milliseconds) into a TimingStats.
+TimingStats summarize(std::vector<double> samples_ms);
+
+/// @brief Times @p launch (which must enqueue on the default stream) with CUDA events.
+/// @p setup runs before each run, outside the timed region.
+TimingStats time_kernel(const std::function<void()> &launch, const TimingOptions &opts = {},
+                        const std::function<void()> &setup = {});
+
+/// @brief Two kernels timed side by side.
+struct Comparison {
+  TimingStats baseline;   ///< the reference point
+  TimingStats candidate;  ///< the kernel being graded
+  /// @brief baseline time / candidate time: > 1 means the candidate is faster.
+  double speedup() const { return candidate.median_ms > 0 ? baseline.median_ms / candidate.median_ms : 0.0; }
+};
+
+/// @brief Times two kernels interleaved (A, B, A, B, ...) so clock and thermal drift hit both
+/// alike, and returns both medians. Each side may have its own untimed setup.
+Comparison compare_kernels(const std::function<void()> &baseline, const std::function<void()> &candidate,
+                           const TimingOptions &opts = {}, const std::function<void()> &setup_baseline = {},
+                           const std::function<void()> &setup_candidate = {});
+
+/// @brief Overwrites a scratch buffer of 2 x L2 size, so the next kernel starts with a cold L2.
+void flush_l2();
+
+/// @brief Gigabytes per second for @p bytes moved in @p ms milliseconds.
+inline double gbs(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e-3) / 1e9 : 0.0; }
+
+}  // namespace cudalab

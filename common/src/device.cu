@@ -1,0 +1,117 @@
+#include "cudalab/device.cuh"
+#include "cudalab/timing.cuh"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cudalab {
+
+double DeviceInfo::theoretical_bandwidth_gbs() const {
+  return 2.0 * mem_clock_khz * 1e3 * (mem_bus_bits / 8.0) / 1e9;
+}
+
+std::string DeviceInfo::sm() const {
+  return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
+}
+
+cudaError_t query_device(int device, DeviceInfo *info) {
+  DeviceInfo d;
+  d.device = device;
+  cudaDeviceProp prop;  // only for the name, which has no attribute
+  cudaError_t err = cudaGetDeviceProperties(&prop, device);
+  if (err != cudaSuccess) return err;
+  d.name = prop.name;
+  struct Attr {
+    cudaDeviceAttr attr;
+    int *out;
+  };
+  int smem_sm = 0, smem_block = 0, smem_optin = 0, reserved = 0, l2 = 0;
+  const Attr attrs[] = {
+      {cudaDevAttrComputeCapabilityMajor, &d.cc_major},
+      {cudaDevAttrComputeCapabilityMinor, &d.cc_minor},
+      {cudaDevAttrMultiProcessorCount, &d.sm_count},
+      {cudaDevAttrWarpSize, &d.warp_size},
+      {cudaDevAttrMaxThreadsPerBlock, &d.max_threads_per_block},
+      {cudaDevAttrMaxThreadsPerMultiProcessor, &d.max_threads_per_sm},
+      {cudaDevAttrMaxBlocksPerMultiprocessor, &d.max_blocks_per_sm},
+      {cudaDevAttrMaxRegistersPerMultiprocessor, &d.regs_per_sm},
+      {cudaDevAttrMaxRegistersPerBlock, &d.regs_per_block},
+      {cudaDevAttrMaxSharedMemoryPerMultiprocessor, &smem_sm},
+      {cudaDevAttrMaxSharedMemoryPerBlock, &smem_block},
+      {cudaDevAttrMaxSharedMemoryPerBlockOptin, &smem_optin},
+      {cudaDevAttrReservedSharedMemoryPerBlock, &reserved},
+      {cudaDevAttrL2CacheSize, &l2},
+      {cudaDevAttrClockRate, &d.sm_clock_khz},
+      {cudaDevAttrMemoryClockRate, &d.mem_clock_khz},
+      {cudaDevAttrGlobalMemoryBusWidth, &d.mem_bus_bits},
+  };
+  for (const Attr &a : attrs) {
+    err = cudaDeviceGetAttribute(a.out, a.attr, device);
+    if (err != cudaSuccess) return err;
+  }
+  d.smem_per_sm = static_cast<std::size_t>(smem_sm);
+  d.smem_per_block = static_cast<std::size_t>(smem_block);
+  d.smem_per_block_optin = static_cast<std::size_t>(smem_optin);
+  d.reserved_smem_per_block = static_cast<std::size_t>(reserved);
+  d.l2_bytes = static_cast<std::size_t>(l2);
+  d.max_warps_per_sm = d.warp_size > 0 ? d.max_threads_per_sm / d.warp_size : 0;
+  if ((err = cudaRuntimeGetVersion(&d.runtime_version)) != cudaSuccess) return err;
+  if ((err = cudaDriverGetVersion(&d.driver_version)) != cudaSuccess) return err;
+  *info = d;
+  return cudaSuccess;
+}
+
+bool gpu_available(std::string *why) {
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess || count == 0) {
+    if (why) {
+      *why = std::string("no usable CUDA GPU on this machine (cudaGetDeviceCount: ") +
+             cudaGetErrorName(err) + ": " + cudaGetErrorString(err) +
+             "); GPU tests run on a machine with an NVIDIA GPU (sm_75 or newer)";
+    }
+    cudaGetLastError();  // clear
+    return false;
+  }
+  int major = 0;
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
+  if (major < 7) {
+    if (why) *why = "GPU 0 has compute capability " + std::to_string(major) + ".x; the labs need sm_75 or newer";
+    return false;
+  }
+  return true;
+}
+
+std::string describe_device(const DeviceInfo &d) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s (%s, %d SMs), CUDA runtime %d.%d, driver %d.%d", d.name.c_str(),
+                d.sm().c_str(), d.sm_count, d.runtime_version / 1000, (d.runtime_version % 1000) / 10,
+                d.driver_version / 1000, (d.driver_version % 1000) / 10);
+  return buf;
+}
+
+double measured_copy_bandwidth_gbs(int reps) {
+  static double cached = 0.0;
+  if (cached > 0.0) return cached;
+  DeviceInfo d;
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || query_device(dev, &d) != cudaSuccess) return -1.0;
+  std::size_t bytes = std::max<std::size_t>(4 * d.l2_bytes, std::size_t(256) << 20);
+  void *src = nullptr, *dst = nullptr;
+  if (cudaMalloc(&src, bytes) != cudaSuccess) return -1.0;
+  if (cudaMalloc(&dst, bytes) != cudaSuccess) {
+    cudaFree(src);
+    return -1.0;
+  }
+  cudaMemset(src, 1, bytes);
+  TimingOptions opts;
+  opts.reps = reps;
+  TimingStats s = time_kernel([&] { cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice); }, opts);
+  cudaFree(src);
+  cudaFree(dst);
+  if (!s.ok) return -1.0;
+  cached = 2.0 * bytes / (s.median_ms * 1e-3) / 1e9;
+  return cached;
+}
+
+}  // namespace cudalab

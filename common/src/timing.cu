@@ -1,0 +1,128 @@
+#include "cudalab/check.cuh"
+#include "cudalab/timing.cuh"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cudalab {
+
+namespace {
+
+/// Event pair around one launch; returns milliseconds or a negative value on error.
+struct EventPair {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  cudaError_t init() {
+    cudaError_t err = cudaEventCreate(&start);
+    if (err == cudaSuccess) err = cudaEventCreate(&stop);
+    return err;
+  }
+  ~EventPair() {
+    if (start) cudaEventDestroy(start);
+    if (stop) cudaEventDestroy(stop);
+  }
+};
+
+double percentile(const std::vector<double> &sorted, double p) {
+  if (sorted.empty()) return 0.0;
+  double pos = p * (sorted.size() - 1);
+  std::size_t lo = static_cast<std::size_t>(std::floor(pos));
+  std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
+}
+
+// Runs setup (untimed), optional flush, then launch between two events. Returns ms, or -1.
+double timed_run(EventPair &ev, const std::function<void()> &launch, const std::function<void()> &setup,
+                 bool flush, std::string *error) {
+  if (setup) setup();
+  if (flush) flush_l2();
+  cudaEventRecord(ev.start);
+  launch();
+  cudaEventRecord(ev.stop);
+  cudaError_t err = cudaEventSynchronize(ev.stop);
+  if (err == cudaSuccess) err = cudaGetLastError();
+  if (err != cudaSuccess) {
+    *error = describe_error(err, "timed kernel", __FILE__, __LINE__);
+    return -1.0;
+  }
+  float ms = 0.f;
+  cudaEventElapsedTime(&ms, ev.start, ev.stop);
+  return ms;
+}
+
+}  // namespace
+
+TimingStats summarize(std::vector<double> samples) {
+  TimingStats s;
+  if (samples.empty()) {
+    s.error = "no samples";
+    return s;
+  }
+  std::sort(samples.begin(), samples.end());
+  s.ok = true;
+  s.reps = static_cast<int>(samples.size());
+  s.median_ms = percentile(samples, 0.5);
+  s.min_ms = samples.front();
+  s.max_ms = samples.back();
+  s.spread = s.median_ms > 0 ? (percentile(samples, 0.75) - percentile(samples, 0.25)) / s.median_ms : 0.0;
+  return s;
+}
+
+void flush_l2() {
+  static void *buf = nullptr;
+  static std::size_t bytes = 0;
+  if (!buf) {
+    int dev = 0, l2 = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
+    bytes = 2 * static_cast<std::size_t>(l2 > 0 ? l2 : (8 << 20));
+    if (cudaMalloc(&buf, bytes) != cudaSuccess) {
+      buf = nullptr;
+      return;
+    }
+  }
+  cudaMemsetAsync(buf, 0, bytes);
+}
+
+TimingStats time_kernel(const std::function<void()> &launch, const TimingOptions &opts,
+                        const std::function<void()> &setup) {
+  EventPair ev;
+  TimingStats bad;
+  if (cudaError_t err = ev.init(); err != cudaSuccess) {
+    bad.error = describe_error(err, "cudaEventCreate", __FILE__, __LINE__);
+    return bad;
+  }
+  std::vector<double> samples;
+  for (int i = 0; i < opts.warmup + opts.reps; ++i) {
+    double ms = timed_run(ev, launch, setup, opts.flush_l2, &bad.error);
+    if (ms < 0) return bad;
+    if (i >= opts.warmup) samples.push_back(ms);
+  }
+  return summarize(samples);
+}
+
+Comparison compare_kernels(const std::function<void()> &baseline, const std::function<void()> &candidate,
+                           const TimingOptions &opts, const std::function<void()> &setup_baseline,
+                           const std::function<void()> &setup_candidate) {
+  Comparison c;
+  EventPair ev;
+  if (cudaError_t err = ev.init(); err != cudaSuccess) {
+    c.baseline.error = c.candidate.error = describe_error(err, "cudaEventCreate", __FILE__, __LINE__);
+    return c;
+  }
+  std::vector<double> a, b;
+  for (int i = 0; i < opts.warmup + opts.reps; ++i) {
+    double ta = timed_run(ev, baseline, setup_baseline, opts.flush_l2, &c.baseline.error);
+    if (ta < 0) return c;
+    double tb = timed_run(ev, candidate, setup_candidate, opts.flush_l2, &c.candidate.error);
+    if (tb < 0) return c;
+    if (i >= opts.warmup) {
+      a.push_back(ta);
+      b.push_back(tb);
+    }
+  }
+  c.baseline = summarize(a);
+  c.candidate = summarize(b);
+  return c;
+}
+
+}  // namespace cudalab

@@ -1,0 +1,112 @@
+/// @file testing.cuh
+/// @brief GoogleTest support for the labs: fixtures that skip without a GPU, CUDA assertions that
+/// fail only the current test, array comparison that names the first wrong element, and the
+/// performance check that prints its measurements whether it passes or fails.
+#pragma once
+
+#include "cudalab/buffer.cuh"
+#include "cudalab/check.cuh"
+#include "cudalab/data.hpp"
+#include "cudalab/device.cuh"
+#include "cudalab/thresholds.hpp"
+#include "cudalab/timing.cuh"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace cudalab {
+
+/// @brief Base fixture for tests that need no GPU: draws and prints the seed.
+class HostTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  /// @brief The seed of this test (printed at the start; set CUDALAB_SEED to reproduce).
+  std::uint64_t seed() const { return seed_; }
+
+ private:
+  std::uint64_t seed_ = 0;
+};
+
+/// @brief Base fixture for GPU tests. Skips the test in SetUp (so CTest reports it as Skipped,
+/// not Passed) when no usable GPU exists, otherwise queries the device and draws the seed.
+class GpuTest : public HostTest {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+  /// @brief The device this test runs on.
+  const DeviceInfo &device() const { return device_; }
+
+ private:
+  DeviceInfo device_;
+};
+
+/// @brief Compares @p actual with @p expected element by element. On mismatch the message names
+/// @p kernel, @p context (sizes, seed), the first wrong index with expected and actual values,
+/// whether the element was never written (poison), and how many elements are wrong.
+template <class E, class A>
+::testing::AssertionResult equal_arrays(const std::string &kernel, const std::string &context,
+                                        const std::vector<E> &expected, const std::vector<A> &actual,
+                                        const char *index_name = "index") {
+  if (expected.size() != actual.size()) {
+    return ::testing::AssertionFailure() << kernel << ": result has " << actual.size()
+                                         << " elements, expected " << expected.size() << " (" << context << ")";
+  }
+  std::size_t first = expected.size(), wrong = 0;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (static_cast<E>(actual[i]) != expected[i]) {
+      if (wrong++ == 0) first = i;
+    }
+  }
+  if (wrong == 0) return ::testing::AssertionSuccess();
+  auto f = ::testing::AssertionFailure();
+  f << kernel << ": wrong result at " << index_name << " " << first << ": expected " << expected[first]
+    << ", got " << actual[first];
+  if (is_poison(actual[first])) f << " (never written: still the poison value)";
+  f << "; " << wrong << " of " << expected.size() << " wrong (" << context << ")";
+  return f;
+}
+
+/// @brief One line per graded speed-up: what was compared, both medians and their noise, the
+/// speed-up and the threshold, and the candidate's bandwidth as % of the measured copy bandwidth.
+struct PerfReport {
+  std::string candidate;      ///< kernel being graded, e.g. "reduceInterleaved"
+  std::string baseline;       ///< what it is compared with
+  Comparison cmp;             ///< the side-by-side timing
+  double threshold = 0.0;     ///< required speedup (baseline time / candidate time)
+  std::string threshold_key;  ///< key of the threshold in grading.json
+  double bytes = 0.0;         ///< bytes the candidate moves (0: no bandwidth figure)
+  /// @brief The report line.
+  std::string line() const;
+};
+
+/// @brief Prints report.line() and fails the current test if the speed-up is below the threshold
+/// or if timing failed. Also records the figures as test properties (in the JUnit XML).
+void expect_speedup(const PerfReport &report);
+
+/// @brief "n=1000 block=256 seed=42"-style context for failure messages.
+std::string context(std::initializer_list<std::pair<const char *, long long>> values);
+
+}  // namespace cudalab
+
+/// Fails the current test (and returns from it) if a CUDA runtime call fails.
+#define CUDALAB_ASSERT_OK(expr)                                                                 \
+  do {                                                                                          \
+    cudaError_t cudalab_err_ = (expr);                                                          \
+    if (cudalab_err_ != cudaSuccess)                                                            \
+      GTEST_FAIL() << ::cudalab::describe_error(cudalab_err_, #expr, __FILE__, __LINE__);       \
+  } while (0)
+
+/// Fails the current test if the launch of kernel @p name failed or the kernel faulted.
+#define CUDALAB_ASSERT_LAUNCH(name)                                                             \
+  do {                                                                                          \
+    cudaError_t cudalab_err_ = cudaGetLastError();                                              \
+    if (cudalab_err_ != cudaSuccess)                                                            \
+      GTEST_FAIL() << ::cudalab::describe_error(cudalab_err_, "launch of " name, __FILE__, __LINE__); \
+    cudalab_err_ = cudaDeviceSynchronize();                                                     \
+    if (cudalab_err_ != cudaSuccess)                                                            \
+      GTEST_FAIL() << ::cudalab::describe_error(cudalab_err_, "kernel " name, __FILE__, __LINE__); \
+  } while (0)

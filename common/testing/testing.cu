@@ -1,0 +1,77 @@
+#include "cudalab/testing.cuh"
+
+#include <cstdio>
+
+namespace cudalab {
+
+void HostTest::SetUp() {
+  seed_ = choose_seed();
+  std::printf("[ CUDALAB  ] seed: %llu (reproduce with CUDALAB_SEED=%llu)\n",
+              static_cast<unsigned long long>(seed_), static_cast<unsigned long long>(seed_));
+  ::testing::Test::RecordProperty("seed", std::to_string(seed_));
+}
+
+void GpuTest::SetUp() {
+  std::string why;
+  if (!gpu_available(&why)) GTEST_SKIP() << why;
+  HostTest::SetUp();
+  cudaError_t err = query_device(0, &device_);
+  if (err != cudaSuccess) GTEST_FAIL() << describe_error(err, "query_device(0)", __FILE__, __LINE__);
+}
+
+void GpuTest::TearDown() {
+  if (IsSkipped()) return;
+  // A kernel that faulted leaves the context unusable; say so rather than fail confusingly later.
+  cudaError_t err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) ADD_FAILURE() << describe_error(err, "device state after the test", __FILE__, __LINE__);
+}
+
+std::string PerfReport::line() const {
+  std::ostringstream os;
+  os.setf(std::ios::fixed);
+  os.precision(3);
+  os << candidate << " vs " << baseline << ": " << cmp.candidate.median_ms << " ms vs " << cmp.baseline.median_ms
+     << " ms (median of " << cmp.candidate.reps << ", noise " << 100.0 * cmp.candidate.spread << "% / "
+     << 100.0 * cmp.baseline.spread << "%)";
+  os.precision(2);
+  os << ", speed-up " << cmp.speedup() << "x, required >= " << threshold << "x";
+  if (bytes > 0) {
+    double bw = gbs(bytes, cmp.candidate.median_ms);
+    double copy = measured_copy_bandwidth_gbs();
+    os.precision(0);
+    os << ", " << bw << " GB/s";
+    if (copy > 0) os << " = " << 100.0 * bw / copy << "% of measured copy bandwidth (" << copy << " GB/s)";
+  }
+  return os.str();
+}
+
+void expect_speedup(const PerfReport &r) {
+  if (!r.cmp.baseline.ok || !r.cmp.candidate.ok) {
+    ADD_FAILURE() << r.candidate << ": timing failed: "
+                  << (r.cmp.candidate.ok ? r.cmp.baseline.error : r.cmp.candidate.error);
+    return;
+  }
+  std::string line = r.line();
+  std::printf("[ PERF     ] %s\n", line.c_str());
+  ::testing::Test::RecordProperty("speedup", std::to_string(r.cmp.speedup()));
+  ::testing::Test::RecordProperty("threshold", std::to_string(r.threshold));
+  ::testing::Test::RecordProperty("candidate_ms", std::to_string(r.cmp.candidate.median_ms));
+  ::testing::Test::RecordProperty("baseline_ms", std::to_string(r.cmp.baseline.median_ms));
+  if (r.cmp.speedup() < r.threshold) {
+    ADD_FAILURE() << r.candidate << " is too slow: speed-up over " << r.baseline << " " << r.cmp.speedup()
+                  << "x, required >= " << r.threshold << "x (threshold '" << r.threshold_key << "' from "
+                  << threshold_source(r.threshold_key) << ")\n  " << line;
+  }
+}
+
+std::string context(std::initializer_list<std::pair<const char *, long long>> values) {
+  std::ostringstream os;
+  bool first = true;
+  for (const auto &[k, v] : values) {
+    os << (first ? "" : " ") << k << "=" << v;
+    first = false;
+  }
+  return os.str();
+}
+
+}  // namespace cudalab

@@ -1,0 +1,197 @@
+// ch03_05 host tests: the occupancy calculator against the CUDA Toolkit's own calculator
+// (cuda_occupancy.h, header-only, runs without a GPU) on synthetic devices of five architectures,
+// plus the cases where simple calculators go wrong, each derived by hand in its comment.
+#include "occupancy.cuh"
+
+#include "cudalab/testing.cuh"
+
+#include <cuda_occupancy.h>
+
+#include <sstream>
+
+namespace {
+
+struct Arch {
+  const char *name;
+  int major, minor, max_threads_per_sm, max_blocks_per_sm;
+  std::size_t smem_per_sm, smem_optin, reserved;
+};
+
+// Published limits (CUDA C++ Programming Guide, "Compute Capabilities").
+const Arch kArchs[] = {
+    {"sm_75", 7, 5, 1024, 16, 65536, 65536, 0},        // Turing (T4, RTX 20xx)
+    {"sm_80", 8, 0, 2048, 32, 167936, 166912, 1024},   // A100
+    {"sm_86", 8, 6, 1536, 16, 102400, 101376, 1024},   // RTX 30xx, A10
+    {"sm_89", 8, 9, 1536, 24, 102400, 101376, 1024},   // RTX 40xx, L4
+    {"sm_90", 9, 0, 2048, 32, 233472, 232448, 1024},   // H100
+};
+
+SmLimits limits_of(const Arch &a) {
+  SmLimits s;
+  s.cc_major = a.major;
+  s.cc_minor = a.minor;
+  s.max_threads_per_sm = a.max_threads_per_sm;
+  s.max_blocks_per_sm = a.max_blocks_per_sm;
+  s.regs_per_sm = s.regs_per_block = 65536;
+  s.smem_per_sm = a.smem_per_sm;
+  s.smem_per_block = 49152;
+  s.smem_per_block_optin = a.smem_optin;
+  s.reserved_smem_per_block = a.reserved;
+  s.smem_alloc_unit = a.major >= 8 ? 128 : 256;
+  return s;
+}
+
+cudaOccDeviceProp occ_props(const Arch &a) {
+  cudaOccDeviceProp p;
+  p.computeMajor = a.major;
+  p.computeMinor = a.minor;
+  p.maxThreadsPerBlock = 1024;
+  p.maxThreadsPerMultiprocessor = a.max_threads_per_sm;
+  p.regsPerBlock = 65536;
+  p.regsPerMultiprocessor = 65536;
+  p.warpSize = 32;
+  p.sharedMemPerBlock = 49152;
+  p.sharedMemPerMultiprocessor = a.smem_per_sm;
+  p.numSms = 100;
+  p.sharedMemPerBlockOptin = a.smem_optin;
+  p.reservedSharedMemPerBlock = a.reserved;
+  return p;
+}
+
+cudaOccFuncAttributes occ_attrs(const KernelUsage &k) {
+  cudaOccFuncAttributes f;
+  f.maxThreadsPerBlock = k.max_threads_per_block > 0 ? k.max_threads_per_block : 1024;
+  f.numRegs = k.regs_per_thread;
+  f.sharedSizeBytes = k.static_smem;
+  f.partitionedGCConfig = PARTITIONED_GC_OFF;
+  f.shmemLimitConfig = k.smem_opt_in ? FUNC_SHMEM_LIMIT_OPTIN : FUNC_SHMEM_LIMIT_DEFAULT;
+  f.maxDynamicSharedSizeBytes = k.smem_opt_in ? k.dynamic_smem : 49152;
+  f.numBlockBarriers = 0;
+  return f;
+}
+
+std::string describe(const char *arch, const KernelUsage &k) {
+  std::ostringstream os;
+  os << arch << ": " << k.threads_per_block << " threads, " << k.regs_per_thread << " regs/thread, "
+     << k.static_smem << " B static + " << k.dynamic_smem << " B dynamic shared memory"
+     << (k.smem_opt_in ? " (opted in)" : "");
+  return os.str();
+}
+
+constexpr unsigned kKnownLimiters = kLimitWarps | kLimitRegisters | kLimitSharedMemory | kLimitBlocks;
+
+class MatchesCudaOcc : public cudalab::HostTest, public ::testing::WithParamInterface<Arch> {};
+
+TEST_P(MatchesCudaOcc, BlocksAndLimiters) {
+  const Arch &a = GetParam();
+  const SmLimits sm = limits_of(a);
+  const cudaOccDeviceProp props = occ_props(a);
+  const cudaOccDeviceState state;
+  int cases = 0, wrong = 0;
+  std::string first;
+  for (int threads : {32, 33, 64, 96, 100, 128, 192, 256, 288, 384, 512, 640, 768, 1024, 1025})
+    for (int regs : {0, 16, 24, 32, 33, 37, 40, 48, 64, 72, 96, 128, 168, 255})
+      for (std::size_t static_smem : {std::size_t(0), std::size_t(2048)})
+        for (std::size_t dyn : {0, 1000, 4096, 12288, 20000, 46 * 1024, 49 * 1024, 100 * 1024, 200 * 1024})
+          for (bool opt_in : {false, true}) {
+            KernelUsage k{threads, regs, static_smem, dyn, opt_in, 0};
+            cudaOccResult want;
+            const cudaOccFuncAttributes attrs = occ_attrs(k);
+            ASSERT_EQ(cudaOccMaxActiveBlocksPerMultiprocessor(&want, &props, &attrs, &state, threads, dyn),
+                      CUDA_OCC_SUCCESS);
+            Occupancy got = compute_occupancy(sm, k);
+            ++cases;
+            unsigned want_lim = want.limitingFactors & kKnownLimiters;
+            if (got.blocks_per_sm != want.activeBlocksPerMultiprocessor || got.limiters != want_lim) {
+              if (wrong++ == 0) {
+                std::ostringstream os;
+                os << "compute_occupancy(" << describe(a.name, k) << "): expected "
+                   << want.activeBlocksPerMultiprocessor << " blocks/SM limited by " << limiter_names(want_lim)
+                   << ", got " << got.blocks_per_sm << " limited by " << limiter_names(got.limiters);
+                first = os.str();
+              }
+            }
+          }
+  EXPECT_EQ(wrong, 0) << first << " (" << wrong << " of " << cases << " configurations differ from cuda_occupancy.h)";
+}
+
+TEST_P(MatchesCudaOcc, BestBlockSize) {
+  const Arch &a = GetParam();
+  const SmLimits sm = limits_of(a);
+  const cudaOccDeviceProp props = occ_props(a);
+  const cudaOccDeviceState state;
+  for (int regs : {16, 32, 37, 40, 64, 72, 96, 128, 255})
+    for (std::size_t dyn : {0, 4096, 12288, 40000})
+      for (int kernel_limit : {0, 256, 640}) {
+        KernelUsage k{0, regs, 0, dyn, false, kernel_limit};
+        int min_grid = 0, want = 0;
+        const cudaOccFuncAttributes attrs = occ_attrs(k);
+        ASSERT_EQ(cudaOccMaxPotentialOccupancyBlockSize(&min_grid, &want, &props, &attrs, &state, nullptr, dyn),
+                  CUDA_OCC_SUCCESS);
+        int got = best_block_size(sm, k);
+        ASSERT_EQ(got, want) << "best_block_size(" << a.name << ", " << regs << " regs/thread, " << dyn
+                             << " B dynamic shared memory, kernel limit " << kernel_limit
+                             << " threads): expected " << want << " (cudaOccMaxPotentialOccupancyBlockSize), got " << got;
+      }
+}
+
+INSTANTIATE_TEST_SUITE_P(OccupancyVsToolkit, MatchesCudaOcc, ::testing::ValuesIn(kArchs),
+                         [](const auto &info) { return std::string(info.param.name); });
+
+// The hand-derived cases. Each one is a trap for a calculator that divides totals.
+class OccupancyModel : public cudalab::HostTest {};
+
+const Arch &arch(const char *name) {
+  for (const Arch &a : kArchs)
+    if (std::string(name) == a.name) return a;
+  return kArchs[0];
+}
+
+void expect_blocks(const char *a, KernelUsage k, int blocks, unsigned limiters) {
+  Occupancy got = compute_occupancy(limits_of(arch(a)), k);
+  EXPECT_EQ(got.blocks_per_sm, blocks) << "compute_occupancy(" << describe(a, k) << "): expected " << blocks
+                                       << " blocks/SM, got " << got.blocks_per_sm;
+  EXPECT_EQ(got.limiters, limiters) << "compute_occupancy(" << describe(a, k) << "): expected limiter "
+                                    << limiter_names(limiters) << ", got " << limiter_names(got.limiters);
+}
+
+TEST_F(OccupancyModel, BookExampleIsRegisterLimited) {
+  // 37 regs x 32 lanes = 1184 -> 1280 per warp; 16384 per sub-partition / 1280 = 12 warps, x4 = 48
+  // warps per SM; 256 threads = 8 warps -> 6 blocks (shared memory would allow 45, warps 8).
+  expect_blocks("sm_90", {256, 37, 4096, 0, false, 0}, 6, kLimitRegisters);
+  EXPECT_DOUBLE_EQ(compute_occupancy(limits_of(arch("sm_90")), {256, 37, 4096, 0, false, 0}).occupancy, 0.75);
+}
+
+TEST_F(OccupancyModel, RegistersAreAllocatedPerWarpInUnitsOf256) {
+  // 33 regs: 1056 per warp rounds up to 1280. 48 warps / 8 = 6 blocks, not 65536 / (33 x 256) = 7.
+  expect_blocks("sm_90", {256, 33, 0, 0, false, 0}, 6, kLimitRegisters);
+}
+
+TEST_F(OccupancyModel, RegistersAreSplitAcrossFourSubPartitions) {
+  // 96 regs: 3072 per warp. Each sub-partition (16384 regs) holds 5 such warps -> 20 per SM, not
+  // 65536 / 3072 = 21. One-warp blocks: 20 blocks.
+  expect_blocks("sm_90", {32, 96, 0, 0, false, 0}, 20, kLimitRegisters);
+}
+
+TEST_F(OccupancyModel, SharedMemoryReservationCountsPerBlock) {
+  // sm_90 reserves 1 KB per block: 113 KB + 1 KB = 114 KB -> 228 KB / 114 KB = 2 blocks, but
+  // 114 KB + 1 KB = 115 KB -> 1 block (without the reservation it would still be 2).
+  expect_blocks("sm_90", {64, 16, 0, 113 * 1024, true, 0}, 2, kLimitSharedMemory);
+  expect_blocks("sm_90", {64, 16, 0, 114 * 1024, true, 0}, 1, kLimitSharedMemory);
+}
+
+TEST_F(OccupancyModel, TinyBlocksHitTheBlockLimit) {
+  // Turing: 32 warp slots but only 16 blocks per SM, so 1-warp blocks reach 50 % occupancy.
+  expect_blocks("sm_75", {32, 16, 0, 0, false, 0}, 16, kLimitBlocks);
+  EXPECT_DOUBLE_EQ(compute_occupancy(limits_of(arch("sm_75")), {32, 16, 0, 0, false, 0}).occupancy, 0.5);
+}
+
+TEST_F(OccupancyModel, ImpossibleLaunchesGiveZeroBlocks) {
+  expect_blocks("sm_90", {1025, 16, 0, 0, false, 0}, 0, kLimitWarps);  // more than 1024 threads
+  // 49 KB of dynamic shared memory without the opt-in exceeds the 48 KB default.
+  expect_blocks("sm_90", {128, 16, 0, 49 * 1024, false, 0}, 0, kLimitSharedMemory);
+  // 255 regs x 1024 threads: 8192 regs per warp x 32 warps > 65536 registers per block.
+  expect_blocks("sm_90", {1024, 255, 0, 0, false, 0}, 0, kLimitRegisters);
+}
+
+}  // namespace

@@ -1,0 +1,47 @@
+// ch03_10 performance: the less-divergent kernels against the divergent baseline, side by side.
+#include "reduce_check.cuh"
+#include "reduction.cuh"
+
+#include "cudalab/reference.hpp"
+
+namespace {
+
+class ReducePerformance : public cudalab::GpuTest {
+ protected:
+  /// Times `kernel` against the divergent baseline on 2^24 ints (block 512, the book's setup).
+  /// Both reduce in place, so the input is restored (untimed) before every run, then L2 is
+  /// flushed so every run reads from DRAM.
+  void speedup_over_baseline(const char *name, ReduceKernel kernel, const char *key) {
+    const unsigned int n = 1u << 24, block = 512, grid = reduce_grid(n, block);
+    // Correct first: a kernel that does nothing is fast, and earns nothing.
+    check_reduction(name, kernel, n, block, block, seed());
+    if (HasFailure()) {
+      ADD_FAILURE() << name << ": performance is not graded until the kernel is correct";
+      return;
+    }
+    std::vector<int> input = cudalab::random_ints(n, -1000, 1000, seed());
+    cudalab::DeviceBuffer<int> pristine, work, out;
+    CUDALAB_ASSERT_OK(pristine.upload(input));
+    CUDALAB_ASSERT_OK(work.allocate(n));
+    CUDALAB_ASSERT_OK(out.allocate(grid));
+    auto restore = [&] { cudaMemcpyAsync(work.get(), pristine.get(), work.bytes(), cudaMemcpyDeviceToDevice); };
+    cudalab::TimingOptions opts;
+    opts.reps = 31;
+    opts.flush_l2 = true;
+    cudalab::Comparison cmp = cudalab::compare_kernels(
+        [&] { reduceNeighboredBaseline<<<grid, block>>>(work.get(), out.get(), n); },
+        [&] { kernel<<<grid, block>>>(work.get(), out.get(), n); }, opts, restore, restore);
+    cudalab::expect_speedup({name, "the divergent baseline (reduceNeighbored)", cmp, cudalab::threshold(key), key,
+                             double(n) * sizeof(int)});
+  }
+};
+
+TEST_F(ReducePerformance, NeighboredLessBeatsDivergentBaseline) {
+  speedup_over_baseline("reduceNeighboredLess", reduceNeighboredLess, "neighbored_less_speedup");
+}
+
+TEST_F(ReducePerformance, InterleavedBeatsDivergentBaseline) {
+  speedup_over_baseline("reduceInterleaved", reduceInterleaved, "interleaved_speedup");
+}
+
+}  // namespace
