@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# GPU check for course staff: on a machine with an NVIDIA GPU, build BOTH variants (reference
+# solutions and student skeletons), run the whole test suite for each, and print a summary:
+#   * every reference test must pass (in each of --repeat N runs),
+#   * every skeleton correctness test must fail (skeletons are not solutions),
+#   * any test whose result is the same for skeleton and reference is listed: it cannot fail.
+#
+#   tools/gpu-check.sh [--repeat N] [-L <label regex>]
+#
+# Logs and score tables: build/gpu-check/. Exit status 0 only if the summary says OK.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+repeat=1
+label_args=()
+while (($#)); do
+  case "$1" in
+    --repeat) repeat="$2"; shift 2 ;;
+    -L) label_args=(-L "$2"); shift 2 ;;
+    *) echo "usage: $0 [--repeat N] [-L label]" >&2; exit 2 ;;
+  esac
+done
+out=build/gpu-check
+mkdir -p "$out"
+export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
+
+for variant in check grade; do
+  echo "== configure + build: $variant"
+  if ! { cmake --preset "$variant" && cmake --build --preset "$variant"; } >"$out/build-$variant.log" 2>&1; then
+    tail -n 40 "$out/build-$variant.log"
+    echo "RESULT: BUILD FAILED ($variant), see $out/build-$variant.log"
+    exit 1
+  fi
+done
+
+summaries=()
+for i in $(seq 1 "$repeat"); do
+  echo "== reference run $i/$repeat"
+  ctest --preset check "${label_args[@]}" >"$out/check-$i.log" 2>&1
+  cp build/check/grade/summary.json "$out/check-$i.json"
+  summaries+=("$out/check-$i.json")
+  grep -E '^(ch|total|lab )' "$out/check-$i.log" | sed 's/^/   /'
+done
+echo "== skeleton run"
+ctest --preset grade "${label_args[@]}" >"$out/grade.log" 2>&1
+cp build/grade/grade/summary.json "$out/grade.json"
+grep -E '^(ch|total|lab )' "$out/grade.log" | sed 's/^/   /'
+
+echo "== performance figures (reference run 1)"
+grep -h '^\[ PERF' "$out/check-1.log" | sed 's/^/   /'
+echo "== demos (reference build)"
+for demo in build/check/tests/*/*_demo; do
+  [[ -x "$demo" ]] || continue
+  echo "-- $(basename "$demo")"
+  timeout 120 "$demo" >"$out/$(basename "$demo").txt" 2>&1
+  sed 's/^/   /' "$out/$(basename "$demo").txt"
+done
+
+python3 tools/compare_variants.py --skeleton "$out/grade.json" "${summaries[@]}"
