@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 REASON = re.compile(r"^\[ CUDALAB  \] (reason|skipped): (.*)$", re.M)
+PERF = re.compile(r"^\[ PERF     \] (.*)$", re.M)
 GTEST_SKIP = re.compile(r"^\S+:\d+: Skipped\n(.*)$", re.M)
 GTEST_FAILURE = re.compile(r"^\S+:\d+: Failure\n(.*)$", re.M)
 
@@ -40,6 +41,7 @@ class Result:
     max_points: float
     reason: str = ""          # one line: why it failed or was skipped
     output: str = ""          # the test's output
+    measurements: list = field(default_factory=list)  # "[ PERF ]" lines: times, ratio, threshold
 
 
 @dataclass
@@ -151,7 +153,8 @@ def grade(junit_text: str, manifest: dict, labels: dict[str, list[str]]) -> list
             max_points = 0.0  # the lab's tests are unknown; the table says the lab did not build
         points = max_points if status == "passed" else 0.0
         reason = "" if status == "passed" else reason_for(status, ctest_message, output)
-        results.append(Result(name, lab, kind, where, status, points, max_points, reason, output))
+        perf = [m.strip() for m in PERF.findall(output)]
+        results.append(Result(name, lab, kind, where, status, points, max_points, reason, output, perf))
     return results
 
 
@@ -193,6 +196,10 @@ def render(results: list[Result], scores: dict[str, LabScore], device: str) -> s
         lines.append(f"{name:<36} {s.variant:<9} {fmt(s.correctness):>12} {fmt(s.performance):>12} "
                      f"{fmt(pts):>10}  {note}")
     lines += ["-" * len(header), f"{'total':<36} {'':<9} {'':>12} {'':>12} {fmt(total):>10}"]
+    measured = [r for r in results if r.measurements]
+    if measured:
+        lines += ["", "Performance measurements:"]
+        lines += [f"  {'PASS' if r.status == 'passed' else 'FAIL'} {m}" for r in measured for m in r.measurements]
     failed = [r for r in results if r.status in ("failed", "not built")]
     skipped = [r for r in results if r.status == "skipped"]
     if failed:

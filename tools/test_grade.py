@@ -18,6 +18,9 @@ x.cu:10: Failure
 reduceX: wrong result at index 3: expected 5, got 7</system-out></testcase>
   <testcase name="{LAB}.Sum.Hangs" classname="a" time="60" status="fail"><failure message="Timeout"/><system-out></system-out></testcase>
   <testcase name="{LAB}.Sum.Crashes" classname="a" time="1" status="fail"><failure message="SEGFAULT"/><system-out></system-out></testcase>
+  <testcase name="{LAB}.Perf.Slow" classname="a" time="1" status="fail"><failure message="Failed"/>
+    <system-out>[ PERF     ] reduceX vs base: 2.000 ms vs 2.100 ms, speed-up 1.05x, required >= 1.50x
+[ CUDALAB  ] reason: reduceX is too slow: speed-up over base 1.05x, required >= 1.5x</system-out></testcase>
   <testcase name="{LAB}.Perf.Fast" classname="a" time="1" status="notrun"><skipped message="SKIP_REGULAR_EXPRESSION_MATCHED"/>
     <system-out>x.cu:3: Skipped
 no usable CUDA GPU on this machine
@@ -28,7 +31,7 @@ no usable CUDA GPU on this machine
 """
 GRADING = {"points": [{"match": "Perf.*", "points": 5}, {"match": "Sum.*", "points": 2}]}
 LABELS = {f"{LAB}.Sum.{t}": [LAB, "correctness", "gpu"] for t in ("Small", "Large", "Hangs", "Crashes")}
-LABELS[f"{LAB}.Perf.Fast"] = [LAB, "performance", "gpu"]
+LABELS[f"{LAB}.Perf.Fast"] = LABELS[f"{LAB}.Perf.Slow"] = [LAB, "performance", "gpu"]
 
 
 class GradeTest(unittest.TestCase):
@@ -47,7 +50,7 @@ class GradeTest(unittest.TestCase):
 
     def test_only_lab_tests_are_graded(self):
         self.assertNotIn("tools.grade_selftest", self.results)
-        self.assertEqual(len(self.results), 6)
+        self.assertEqual(len(self.results), 7)
 
     def test_points_follow_the_first_matching_rule(self):
         self.assertEqual(self.results[f"{LAB}.Sum.Small"].points, 2)
@@ -74,13 +77,14 @@ class GradeTest(unittest.TestCase):
         results = list(self.results.values())
         scores = grade.summarize(results, self.manifest)
         self.assertEqual(scores[LAB].correctness, [2.0, 8.0])
-        self.assertEqual(scores[LAB].performance, [0.0, 5.0])
+        self.assertEqual(scores[LAB].performance, [0.0, 10.0])
         table = grade.render(results, scores, "test GPU")
-        self.assertIn("2/13", table)
+        self.assertIn("2/18", table)
+        self.assertIn("FAIL reduceX vs base: 2.000 ms vs 2.100 ms, speed-up 1.05x", table)
         self.assertIn("SKIP 1 test(s): no usable CUDA GPU", table)
         grade.write_junit(results, scores, "test GPU", self.root / "grade.xml")
         suite = ET.parse(self.root / "grade.xml").getroot().find("testsuite")
-        self.assertEqual(suite.get("failures"), "4")
+        self.assertEqual(suite.get("failures"), "5")
         self.assertEqual(suite.get("skipped"), "1")
 
     def test_missing_junit_prints_a_hint(self):

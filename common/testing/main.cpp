@@ -10,6 +10,12 @@ namespace {
 /// The line of a failure message that says what is wrong. Messages of the labs' own helpers
 /// start with it; for plain EXPECT_* assertions the user's streamed text comes last.
 std::string reason_of(const std::string &message) {
+  // EXPECT_TRUE(assertion_result): "Value of: ...\n  Actual: false (<the helper's message>)\n..."
+  const std::string actual = "Actual: false (";
+  if (std::size_t at = message.find(actual); at != std::string::npos) {
+    std::size_t end = message.rfind(')');
+    if (end > at) return message.substr(at + actual.size(), end - at - actual.size());
+  }
   std::string first = message.substr(0, message.find('\n'));
   bool generic = first.rfind("Expected", 0) == 0 || first.rfind("Value of", 0) == 0 ||
                  first.rfind("Failed", 0) == 0 || first.empty();

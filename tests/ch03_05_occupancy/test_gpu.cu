@@ -70,9 +70,11 @@ TEST_F(DeviceQuery, MatchesTheRuntime) {
   CUDALAB_ASSERT_OK(cudaGetDeviceProperties(&p, 0));
   int mem_clock = 0;
   CUDALAB_ASSERT_OK(cudaDeviceGetAttribute(&mem_clock, cudaDevAttrMemoryClockRate, 0));
-#define CUDALAB_EXPECT_FIELD(got, want) \
-  EXPECT_EQ(static_cast<long long>(got), static_cast<long long>(want)) << "device_query: " #got " is wrong"
-  EXPECT_EQ(r.name, std::string(p.name)) << "device_query: name is wrong";
+#define CUDALAB_EXPECT_FIELD(got, want)                                                              \
+  EXPECT_EQ(static_cast<long long>(got), static_cast<long long>(want))                               \
+      << "device_query: " #got " is " << static_cast<long long>(got) << ", the runtime says " << (want)
+  EXPECT_EQ(r.name, std::string(p.name)) << "device_query: name is \"" << r.name << "\", the runtime says \""
+                                         << p.name << "\"";
   CUDALAB_EXPECT_FIELD(r.sm_count, p.multiProcessorCount);
   CUDALAB_EXPECT_FIELD(r.const_mem, p.totalConstMem);
   CUDALAB_EXPECT_FIELD(r.l2_bytes, p.l2CacheSize);

@@ -2,46 +2,66 @@
 
 #include "cudalab/reference.hpp"
 
+#include <sstream>
+
 namespace {
-constexpr unsigned int kGuard = 4096;   // ints after the input and after the partial sums
-constexpr int kGuardValue = 1 << 20;    // reading it into a sum makes the sum wrong
+constexpr unsigned int kGuard = 4096;  // ints after the input and after the partial sums
+constexpr int kGuardValue = 1 << 20;   // reading it into a sum makes the sum wrong
 }  // namespace
 
-void check_reduction(const char *name, ReduceKernel kernel, unsigned int n, unsigned int block,
-                     unsigned int chunk, std::uint64_t seed) {
+std::string reduction_error(const char *name, ReduceKernel kernel, unsigned int n, unsigned int block,
+                            unsigned int chunk, std::uint64_t seed) {
   using cudalab::DeviceBuffer;
   const unsigned int grid = (n + chunk - 1) / chunk;
   const std::string ctx = cudalab::context({{"n", n}, {"block", block}, {"grid", grid}, {"seed", (long long)seed}});
+  std::ostringstream msg;
 
   std::vector<int> input = cudalab::random_ints(n, -1000, 1000, seed);
   std::vector<int> guarded = input;
   guarded.resize(std::size_t(n) + kGuard, kGuardValue);
   DeviceBuffer<int> d_in, d_out;
-  CUDALAB_ASSERT_OK(d_in.upload(guarded));
-  CUDALAB_ASSERT_OK(d_out.allocate(std::size_t(grid) + kGuard));
-  CUDALAB_ASSERT_OK(d_out.poison());
+  cudaError_t err = d_in.upload(guarded);
+  if (err == cudaSuccess) err = d_out.allocate(std::size_t(grid) + kGuard);
+  if (err == cudaSuccess) err = d_out.poison();
+  if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
 
   kernel<<<grid, block>>>(d_in.get(), d_out.get(), n);
-  cudaError_t err = cudaGetLastError();
+  err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
-  ASSERT_EQ(err, cudaSuccess) << cudalab::describe_error(err, name, __FILE__, __LINE__) << " (" << ctx << ")";
+  if (err != cudaSuccess) return cudalab::describe_error(err, name, __FILE__, __LINE__) + " (" + ctx + ")";
 
   std::vector<int> in_after, out;
-  CUDALAB_ASSERT_OK(d_in.download(&in_after));
-  CUDALAB_ASSERT_OK(d_out.download(&out));
+  if ((err = d_in.download(&in_after)) != cudaSuccess || (err = d_out.download(&out)) != cudaSuccess)
+    return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
   for (unsigned int i = 0; i < kGuard; ++i) {
-    ASSERT_EQ(in_after[n + i], kGuardValue) << name << " wrote past the end of g_idata: element " << n + i
-                                            << " (n = " << n << ") was changed (" << ctx << ")";
-    ASSERT_TRUE(cudalab::is_poison(out[grid + i]))
-        << name << " wrote past the last partial sum: g_odata[" << grid + i << "] was written, but the grid has only "
-        << grid << " blocks (" << ctx << ")";
+    if (in_after[n + i] != kGuardValue) {
+      msg << name << " wrote past the end of g_idata: element " << n + i << " (n = " << n << ") was changed (" << ctx
+          << ")";
+      return msg.str();
+    }
+    if (!cudalab::is_poison(out[grid + i])) {
+      msg << name << " wrote past the last partial sum: g_odata[" << grid + i << "] was written, but the grid has only "
+          << grid << " blocks (" << ctx << ")";
+      return msg.str();
+    }
   }
   out.resize(grid);
-  std::vector<long long> expected = cudalab::cpu::chunk_sums(input, chunk);
-  ASSERT_TRUE(cudalab::equal_arrays(name, ctx + "; a partial sum off by a multiple of 1048576 means the block read "
-                                                "past element n-1",
-                                    expected, out, "block"));
+  const std::vector<long long> expected = cudalab::cpu::chunk_sums(input, chunk);
+  ::testing::AssertionResult same = cudalab::equal_arrays(
+      name, ctx + "; a partial sum off by a multiple of 1048576 means the block read past element n-1", expected, out,
+      "block");
+  if (!same) return same.message();
   long long total = 0;
   for (int p : out) total += p;
-  ASSERT_EQ(total, cudalab::cpu::sum(input)) << name << ": total is wrong (" << ctx << ")";
+  if (total != cudalab::cpu::sum(input)) {
+    msg << name << ": total is " << total << ", expected " << cudalab::cpu::sum(input) << " (" << ctx << ")";
+    return msg.str();
+  }
+  return "";
+}
+
+void check_reduction(const char *name, ReduceKernel kernel, unsigned int n, unsigned int block, unsigned int chunk,
+                     std::uint64_t seed) {
+  const std::string error = reduction_error(name, kernel, n, block, chunk, seed);
+  if (!error.empty()) ADD_FAILURE() << error;
 }
