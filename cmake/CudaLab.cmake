@@ -9,6 +9,12 @@
 #     [GPU_TESTS <file>...]    correctness tests on the GPU           labels: <lab> correctness gpu
 #     [PERF_TESTS <file>...]   performance tests on the GPU           labels: <lab> performance gpu
 #     [TEST_SOURCES <file>...] test-side helpers (baselines, exhibits) linked into every test binary
+#     [LIBRARIES <target>...]  extra libraries for the lab and its tests (CUDA::cublas, ...)
+#     [SEPARABLE]              relocatable device code + cudadevrt (dynamic parallelism)
+#     [SANITIZER_DRIVER <file>]  a test-side program: `driver <case>` runs one kernel,
+#                              `driver --probe` prints a skip line when there is no GPU
+#     [SANITIZER_CHECKS <tool>:<case>:clean|flagged ...]  one CTest test each, named
+#                              <lab>.Sanitizer.<tool>_<case>, labels <lab> correctness gpu sanitizer
 #     [TIMEOUT <s>]            per-test timeout (default CUDALAB_TEST_TIMEOUT)
 #     [PERF_TIMEOUT <s>]       per-test timeout of the performance tests (default 2 x TIMEOUT))
 #
@@ -72,6 +78,10 @@ function(_cudalab_test_executable lab kind where timeout)
   add_executable(${exe} ${ARGN} ${CMAKE_CURRENT_BINARY_DIR}/${lab}_thresholds.cpp)
   cudalab_cuda_target(${exe})
   target_link_libraries(${exe} PRIVATE ${lab}_tests_support cudalab::testing)
+  get_property(separable GLOBAL PROPERTY CUDALAB_CURRENT_SEPARABLE)
+  if(separable)
+    set_target_properties(${exe} PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_RESOLVE_DEVICE_SYMBOLS ON)
+  endif()
   gtest_discover_tests(${exe}
     TEST_PREFIX "${lab}."
     TEST_LIST ${exe}_TESTS
@@ -96,8 +106,8 @@ endif()
 endfunction()
 
 function(cudalab_add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "DEMO;TIMEOUT;PERF_TIMEOUT"
-                        "SOURCES;HOST_TESTS;GPU_TESTS;PERF_TESTS;TEST_SOURCES")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "SEPARABLE" "DEMO;TIMEOUT;PERF_TIMEOUT;SANITIZER_DRIVER"
+                        "SOURCES;HOST_TESTS;GPU_TESTS;PERF_TESTS;TEST_SOURCES;LIBRARIES;SANITIZER_CHECKS")
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT ${CUDALAB_TEST_TIMEOUT})
   endif()
@@ -126,7 +136,12 @@ function(cudalab_add_lab lab)
   add_library(${lab} STATIC ${sources})
   cudalab_cuda_target(${lab})
   target_include_directories(${lab} PUBLIC ${CUDALAB_LABS_DIR}/${lab})
-  target_link_libraries(${lab} PUBLIC cudalab::common)
+  target_link_libraries(${lab} PUBLIC cudalab::common ${ARG_LIBRARIES})
+  if(ARG_SEPARABLE)
+    set_target_properties(${lab} PROPERTIES CUDA_SEPARABLE_COMPILATION ON)
+    target_link_libraries(${lab} PUBLIC CUDA::cudadevrt)
+  endif()
+  set_property(GLOBAL PROPERTY CUDALAB_CURRENT_SEPARABLE ${ARG_SEPARABLE})
 
   # Test-side support: the generated thresholds table and any baseline sources.
   _cudalab_thresholds(${lab} ${CMAKE_CURRENT_SOURCE_DIR}/grading.json)
@@ -150,6 +165,30 @@ function(cudalab_add_lab lab)
   endif()
   if(ARG_PERF_TESTS)
     _cudalab_test_executable(${lab} performance gpu ${ARG_PERF_TIMEOUT} ${ARG_PERF_TESTS})
+  endif()
+
+  if(ARG_SANITIZER_DRIVER)
+    find_program(CUDALAB_COMPUTE_SANITIZER compute-sanitizer
+                 HINTS ${CUDAToolkit_BIN_DIR} ${CUDAToolkit_BIN_DIR}/../compute-sanitizer)
+    set(driver ${lab}_sanitize)
+    add_executable(${driver} ${ARG_SANITIZER_DRIVER})
+    cudalab_cuda_target(${driver})
+    target_link_libraries(${driver} PRIVATE ${lab}_tests_support)
+    foreach(check IN LISTS ARG_SANITIZER_CHECKS)
+      string(REPLACE ":" ";" parts "${check}")
+      list(GET parts 0 tool)
+      list(GET parts 1 case)
+      list(GET parts 2 expect)
+      set(name ${lab}.Sanitizer.${tool}_${case})
+      add_test(NAME ${name}
+               COMMAND ${CMAKE_COMMAND} -DSANITIZER=${CUDALAB_COMPUTE_SANITIZER} -DTOOL=${tool}
+                       -DEXE=$<TARGET_FILE:${driver}> -DCASE=${case} -DEXPECT=${expect}
+                       -P ${CUDALAB_ROOT}cmake/RunSanitizer.cmake)
+      set_tests_properties(${name} PROPERTIES
+        LABELS "${lab};correctness;gpu;sanitizer"
+        SKIP_REGULAR_EXPRESSION "\\[ CUDALAB  \\] skipped:"
+        TIMEOUT ${ARG_PERF_TIMEOUT})
+    endforeach()
   endif()
 
   if(ARG_DEMO)
