@@ -87,6 +87,24 @@ class GradeTest(unittest.TestCase):
         self.assertEqual(suite.get("failures"), "5")
         self.assertEqual(suite.get("skipped"), "1")
 
+    def test_gradescope_results(self):
+        data = grade.gradescope(list(self.results.values()), "test GPU")
+        self.assertEqual(data["score"], 2.0)
+        by_name = {t["name"]: t for t in data["tests"]}
+        skipped = by_name[f"{LAB}.Perf.Fast"]
+        self.assertEqual((skipped["score"], skipped["max_score"], skipped["status"]), (0, 5, "failed"))
+        self.assertIn("SKIPPED (0 points): no usable CUDA GPU", skipped["output"])
+        self.assertEqual(by_name[f"{LAB}.Sum.Small"]["status"], "passed")
+        self.assertEqual(by_name[f"{LAB}.Sum.Small"]["tags"], [LAB, "correctness", "gpu"])
+
+    def test_build_errors_are_attached(self):
+        log = self.root / "build.log"
+        log.write_text(f"[ 50%] Building CUDA object\n/src/labs/{LAB}/k.cu(12): error: identifier \"x\" is undefined\n")
+        results = list(self.results.values())
+        grade.attach_build_errors(results, log)
+        r = self.results[f"{LAB}_performance_gpu_NOT_BUILT"]
+        self.assertIn('k.cu(12): error: identifier "x" is undefined', r.reason)
+
     def test_missing_junit_prints_a_hint(self):
         self.assertEqual(grade.main(["--manifest", "m.json", "--junit", str(self.root / "none.xml"),
                                      "--out", str(self.root)]), 0)

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Grader self-test: grade wrong and right submissions through the submission path.
+
+    tools/mutants.py [LAB ...] [--out DIR]
+
+tests/mutants/<lab>/<name>/ holds a mutant: the lab files a student could plausibly submit
+(copied over labs/<lab>/) and mutant.json: {"expect": "lose" | "full", "why": "..."}.
+"lose" (a wrong or lazy kernel) must lose points in its lab; "full" (a correct alternative
+solution) must get every point. Prints the kill table; exits 0 only if every mutant behaves.
+Runs on a machine with a GPU (GPU tests skipped elsewhere make "full" impossible).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import grade_submission  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+MUTANTS = ROOT / "tests" / "mutants"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("labs", nargs="*")
+    parser.add_argument("--out", type=Path, default=ROOT / "build" / "mutants")
+    args = parser.parse_args(argv)
+    rows = []
+    for lab_dir in sorted(p for p in MUTANTS.iterdir() if p.is_dir()):
+        if args.labs and lab_dir.name not in args.labs:
+            continue
+        for mutant in sorted(p for p in lab_dir.iterdir() if (p / "mutant.json").exists()):
+            spec = json.loads((mutant / "mutant.json").read_text())
+            out = args.out / lab_dir.name / mutant.name
+            print(f"== {lab_dir.name}/{mutant.name}: {spec['why']}", flush=True)
+            grade_submission.grade_submission(mutant, out, [lab_dir.name], quiet=True)
+            try:
+                summary = json.loads((out / "build" / "grade" / "summary.json").read_text())
+                s = summary["labs"][lab_dir.name]
+                got = s["correctness"][0] + s["performance"][0]
+                total = s["correctness"][1] + s["performance"][1]
+                skipped = sum(t["status"] == "skipped" for t in summary["tests"])
+                lost = [t for t in summary["tests"] if t["status"] != "passed"]
+            except (OSError, KeyError, ValueError):
+                got, total, skipped, lost = 0.0, 0.0, 0, []
+            if spec["expect"] == "lose":
+                ok = total > 0 and got < total and skipped == 0
+            else:
+                ok = total > 0 and got == total
+            first = lost[0]["reason"][:110] if lost else ""
+            rows.append((lab_dir.name, mutant.name, spec["expect"], f"{got:g}/{total:g}", ok, first))
+    print()
+    print(f"{'lab':<32} {'mutant':<28} {'expect':<6} {'points':>9}  verdict  first lost test's reason")
+    for lab, name, expect, pts, ok, first in rows:
+        verdict = "ok" if ok else "WRONG"
+        print(f"{lab:<32} {name:<28} {expect:<6} {pts:>9}  {verdict:<7}  {first}")
+    lose = [r for r in rows if r[2] == "lose"]
+    full = [r for r in rows if r[2] == "full"]
+    print(f"\nmutants losing points: {sum(r[4] for r in lose)}/{len(lose)}; "
+          f"correct variants with full marks: {sum(r[4] for r in full)}/{len(full)}")
+    return 0 if rows and all(r[4] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
