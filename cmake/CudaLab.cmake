@@ -195,6 +195,15 @@ function(cudalab_add_lab lab)
     add_executable(${lab}_demo ${CUDALAB_LABS_DIR}/${lab}/${ARG_DEMO})
     cudalab_cuda_target(${lab}_demo)
     target_link_libraries(${lab}_demo PRIVATE ${lab})
+    # Opt-in profiler feedback (`ctest -L profile`): the demo's kernels under Nsight Compute.
+    if(Python3_FOUND)
+      find_program(CUDALAB_NCU ncu HINTS ${CUDAToolkit_BIN_DIR})
+      add_test(NAME profile.${lab}
+               COMMAND ${Python3_EXECUTABLE} ${CUDALAB_ROOT}tools/profile.py --ncu "${CUDALAB_NCU}"
+                       --exe $<TARGET_FILE:${lab}_demo>)
+      set_tests_properties(profile.${lab} PROPERTIES LABELS "profile" TIMEOUT 1800
+                           SKIP_REGULAR_EXPRESSION "\\[ CUDALAB  \\] skipped:")
+    endif()
   endif()
 
   # Register the lab for the grade step (see tests/CMakeLists.txt).
