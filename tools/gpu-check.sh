@@ -23,10 +23,22 @@ out=build/gpu-check
 mkdir -p "$out"
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 
+# With -L, build only the labs whose names match it (much faster); otherwise every lab.
+labs=""
+if ((${#label_args[@]})); then
+  labs=$(python3 - "${label_args[1]}" <<'PY'
+import re, sys, pathlib
+pattern = re.compile(sys.argv[1])
+print(";".join(sorted(p.name for p in pathlib.Path("tests").glob("ch*") if pattern.search(p.name))))
+PY
+)
+  echo "== labs: ${labs:-none match}"
+fi
+
 build_problems=()
 for variant in check grade; do
   echo "== configure + build: $variant"
-  if ! cmake --preset "$variant" >"$out/build-$variant.log" 2>&1; then
+  if ! cmake --preset "$variant" -DCUDALAB_LABS="$labs" >"$out/build-$variant.log" 2>&1; then
     tail -n 40 "$out/build-$variant.log"
     echo "RESULT: CONFIGURE FAILED ($variant), see $out/build-$variant.log"
     exit 1
