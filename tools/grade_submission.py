@@ -118,23 +118,22 @@ def run(cmd: list[str], log: Path, **kw) -> int:
         return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, **kw).returncode
 
 
-def grade_submission(submission: Path, out: Path, only: list[str] | None = None, quiet: bool = False) -> int:
-    out = out.resolve()
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    tree, build = out / "tree", out / "build"
-    copy_pristine(tree)
-    labs = {p.name for p in (tree / "labs").iterdir() if p.is_dir()}
-    selected = sorted(set(only) & labs) if only else sorted(labs)
-    notes: list[str] = []
-    files = collect(submission, labs, notes)
+def write_if_changed(path: Path, data: bytes) -> None:
+    """Rewrite a file only when its content changes (keeps incremental rebuilds incremental)."""
+    if not path.exists() or path.read_bytes() != data:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+def overlay(tree: Path, files: dict[PurePosixPath, bytes], selected: list[str], notes: list[str]) -> None:
+    """Puts the submitted files of the selected labs over the pristine labs/ of @p tree."""
+    for lab in selected:  # start from the pristine lab (matters when a tree is reused)
+        for original in (ROOT / "labs" / lab).rglob("*"):
+            if original.is_file():
+                write_if_changed(tree / "labs" / original.relative_to(ROOT / "labs"), original.read_bytes())
     for rel, data in sorted(files.items()):
-        if rel.parts[0] not in selected:
-            continue
-        target = tree / "labs" / Path(*rel.parts)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        if rel.parts[0] in selected:
+            write_if_changed(tree / "labs" / Path(*rel.parts), data)
     for lab in selected:
         for original in sorted((ROOT / "labs" / lab).rglob("*")):
             rel = PurePosixPath(lab, *original.relative_to(ROOT / "labs" / lab).parts)
@@ -142,31 +141,54 @@ def grade_submission(submission: Path, out: Path, only: list[str] | None = None,
             if edited and rel not in files:
                 notes.append(f"missing: labs/{rel} (the original skeleton was used)")
 
-    log = out / "build.log"
+
+def prepare(out: Path, selected: list[str]) -> tuple[Path, Path]:
+    """A pristine copy of the repository in out/tree, configured in out/build for the selected labs."""
+    tree, build = out / "tree", out / "build"
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    copy_pristine(tree)
     configure = ["cmake", "-S", str(tree), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
                  "-DCUDALAB_USE_SOLUTIONS=OFF", f"-DCUDALAB_LABS={';'.join(selected)}"]
-    if run(configure, log) != 0:
-        print(log.read_text()[-3000:])
-        print("grade_submission: configure failed (see above)")
-        return 1
+    if run(configure, out / "configure.log") != 0:
+        raise SystemExit(f"grade_submission: configure failed:\n{(out / 'configure.log').read_text()[-3000:]}")
+    return tree, build
+
+
+def build_and_grade(out: Path, build: Path, selected: list[str]) -> str:
+    """Builds (past labs that do not compile), runs ctest and the grade step; returns the table."""
+    log = out / "build.log"
+    log.write_text("")
     jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", str(os.cpu_count() or 2))
     run(["cmake", "--build", str(build), "-j", jobs, "--", "-k"], log)  # a lab that fails still lets others build
+    junit = build / "grade" / "junit.xml"
+    junit.unlink(missing_ok=True)
     env = dict(os.environ, CUDALAB_GRADING="1")  # the grade step runs below, with the build log
-    run(["ctest", "--test-dir", str(build), "-j", "1", "--output-junit", str(build / "grade" / "junit.xml"),
+    (out / "ctest.log").write_text("")
+    run(["ctest", "--test-dir", str(build), "-j", "1", "--output-junit", str(junit),
          "-L", "|".join(f"^{lab}$" for lab in selected)], out / "ctest.log", env=env)
     proc = subprocess.run([sys.executable, str(ROOT / "tools" / "grade.py"),
-                           "--manifest", str(build / "grade" / "manifest.json"),
-                           "--junit", str(build / "grade" / "junit.xml"),
+                           "--manifest", str(build / "grade" / "manifest.json"), "--junit", str(junit),
                            "--out", str(build / "grade"), "--build-log", str(log)],
                           capture_output=True, text=True)
+    return proc.stdout + (proc.stderr if proc.returncode else "")
+
+
+def grade_submission(submission: Path, out: Path, only: list[str] | None = None) -> int:
+    out = out.resolve()
+    labs = {p.name for p in (ROOT / "labs").iterdir() if p.is_dir()}
+    selected = sorted(set(only) & labs) if only else sorted(labs)
+    notes: list[str] = []
+    files = collect(submission, labs, notes)
+    tree, build = prepare(out, selected)
+    overlay(tree, files, selected, notes)
+    table = build_and_grade(out, build, selected)
     report = [f"Submission: {submission}", f"Labs graded: {', '.join(selected)}"]
     report += ["Notes:"] + [f"  {n}" for n in notes] if notes else ["Notes: none"]
-    report.append(proc.stdout)
-    if proc.returncode != 0:
-        report.append(proc.stderr)
+    report.append(table)
     (out / "report.txt").write_text("\n".join(report) + "\n")
-    if not quiet:
-        print("\n".join(report))
+    print("\n".join(report))
     return 0
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import grade_submission  # noqa: E402
@@ -30,16 +30,25 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = []
     for lab_dir in sorted(p for p in MUTANTS.iterdir() if p.is_dir()):
-        if args.labs and lab_dir.name not in args.labs:
+        lab = lab_dir.name
+        if args.labs and lab not in args.labs:
             continue
+        # One pristine tree and build per lab; each mutant is overlaid and rebuilt incrementally.
+        work = (args.out / lab).resolve()
+        tree, build = grade_submission.prepare(work, [lab])
         for mutant in sorted(p for p in lab_dir.iterdir() if (p / "mutant.json").exists()):
             spec = json.loads((mutant / "mutant.json").read_text())
-            out = args.out / lab_dir.name / mutant.name
-            print(f"== {lab_dir.name}/{mutant.name}: {spec['why']}", flush=True)
-            grade_submission.grade_submission(mutant, out, [lab_dir.name], quiet=True)
+            print(f"== {lab}/{mutant.name}: {spec['why']}", flush=True)
+            notes: list[str] = []
+            # The mutant's files are the lab's files (tests/mutants/<lab>/<name>/<file> = labs/<lab>/<file>).
+            files = {PurePosixPath(lab, f.name): f.read_bytes()
+                     for f in mutant.iterdir() if f.is_file() and f.name != "mutant.json"}
+            grade_submission.overlay(tree, files, [lab], notes)
+            table = grade_submission.build_and_grade(work, build, [lab])
+            (work / f"{mutant.name}.txt").write_text(table)
             try:
-                summary = json.loads((out / "build" / "grade" / "summary.json").read_text())
-                s = summary["labs"][lab_dir.name]
+                summary = json.loads((build / "grade" / "summary.json").read_text())
+                s = summary["labs"][lab]
                 got = s["correctness"][0] + s["performance"][0]
                 total = s["correctness"][1] + s["performance"][1]
                 skipped = sum(t["status"] == "skipped" for t in summary["tests"])
@@ -50,13 +59,13 @@ def main(argv: list[str] | None = None) -> int:
                 ok = total > 0 and got < total and skipped == 0
             else:
                 ok = total > 0 and got == total
-            first = lost[0]["reason"][:110] if lost else ""
-            rows.append((lab_dir.name, mutant.name, spec["expect"], f"{got:g}/{total:g}", ok, first))
+            first = f"{lost[0]['name'].split('.', 1)[1]}: {lost[0]['reason']}"[:150] if lost else ""
+            rows.append((lab, mutant.name, spec["expect"], f"{got:g}/{total:g}", ok, first))
     print()
-    print(f"{'lab':<32} {'mutant':<28} {'expect':<6} {'points':>9}  verdict  first lost test's reason")
+    print(f"{'lab':<30} {'mutant':<30} {'expect':<6} {'points':>8}  verdict  first lost test: reason")
     for lab, name, expect, pts, ok, first in rows:
         verdict = "ok" if ok else "WRONG"
-        print(f"{lab:<32} {name:<28} {expect:<6} {pts:>9}  {verdict:<7}  {first}")
+        print(f"{lab:<30} {name:<30} {expect:<6} {pts:>8}  {verdict:<7}  {first}")
     lose = [r for r in rows if r[2] == "lose"]
     full = [r for r in rows if r[2] == "full"]
     print(f"\nmutants losing points: {sum(r[4] for r in lose)}/{len(lose)}; "
