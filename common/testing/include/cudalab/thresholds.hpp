@@ -1,9 +1,9 @@
 /// @file thresholds.hpp
-/// @brief Performance thresholds: defaults from tests/<lab>/grading.json, overridable at run time.
+/// @brief Performance thresholds: defaults from tests/LAB/grading.json, overridable at run time.
 ///
 /// threshold("interleaved_speedup") returns, in order of precedence:
 ///   1. $CUDALAB_THRESHOLD_INTERLEAVED_SPEEDUP (the key upper-cased), if set;
-///   2. the value in tests/<lab>/grading.json ("thresholds": {"interleaved_speedup": {"value": ..}}),
+///   2. the value in tests/LAB/grading.json ("thresholds": {"interleaved_speedup": {"value": ..}}),
 ///      compiled into the test binary at configure time.
 #pragma once
 
