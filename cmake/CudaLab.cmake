@@ -14,7 +14,9 @@
 #     [SANITIZER_DRIVER <file>]  a test-side program: `driver <case>` runs one kernel,
 #                              `driver --probe` prints a skip line when there is no GPU
 #     [SANITIZER_CHECKS <tool>:<case>:clean|flagged ...]  one CTest test each, named
-#                              <lab>.Sanitizer.<tool>_<case>, labels <lab> correctness gpu sanitizer
+#                              <lab>.Sanitizer.<tool>_<case> (clean: graded) or
+#                              <lab>.SanitizerExhibit.<tool>_<case> (flagged: 0 points, proves the
+#                              check can fail), labels <lab> correctness gpu sanitizer
 #     [TIMEOUT <s>]            per-test timeout (default CUDALAB_TEST_TIMEOUT)
 #     [PERF_TIMEOUT <s>]       per-test timeout of the performance tests (default 2 x TIMEOUT))
 #
@@ -179,7 +181,13 @@ function(cudalab_add_lab lab)
       list(GET parts 0 tool)
       list(GET parts 1 case)
       list(GET parts 2 expect)
-      set(name ${lab}.Sanitizer.${tool}_${case})
+      # A "flagged" check runs a deliberately broken exhibit: it proves the check can fail. It
+      # passes in every variant and earns no points (tools/grade.py, tools/compare_variants.py).
+      if(expect STREQUAL "flagged")
+        set(name ${lab}.SanitizerExhibit.${tool}_${case})
+      else()
+        set(name ${lab}.Sanitizer.${tool}_${case})
+      endif()
       add_test(NAME ${name}
                COMMAND ${CMAKE_COMMAND} -DSANITIZER=${CUDALAB_COMPUTE_SANITIZER} -DTOOL=${tool}
                        -DEXE=$<TARGET_FILE:${driver}> -DCASE=${case} -DEXPECT=${expect}

@@ -149,6 +149,8 @@ def grade(junit_text: str, manifest: dict, labels: dict[str, list[str]]) -> list
         where = "gpu" if "gpu" in tags else "host"
         short = name[len(lab) + 1:] if name.startswith(lab + ".") else name
         max_points = points_for(short, *rules[lab])
+        if short.startswith("SanitizerExhibit."):
+            max_points = 0.0  # proves a sanitizer check can fail; not the student's work
         if status == "not built":
             max_points = 0.0  # the lab's tests are unknown; the table says the lab did not build
         points = max_points if status == "passed" else 0.0

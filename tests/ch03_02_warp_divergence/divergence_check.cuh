@@ -1,0 +1,37 @@
+/// @file divergence_check.cuh
+/// @brief Test support for ch03_02: the divergent baseline, CPU references, and checks that run a
+/// kernel on a poisoned, guarded buffer and name the first wrong element.
+#pragma once
+
+#include "cudalab/testing.cuh"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+/// Kernels with the signature of mathKernel1..4.
+using MathKernel = void (*)(float *, int);
+/// Kernels with the signature of heavyKernel1/2.
+using HeavyKernel = void (*)(const float *, float *, int, int);
+
+/// @brief The divergent baseline of the performance test: heavyKernel1 (even/odd threads, long
+/// arms). It lives with the tests, so it is the same for every student.
+__global__ void heavyDivergentBaseline(const float *in, float *out, int n, int iters);
+
+/// @brief CPU reference of mathKernel1..4: 100 or 200 per element. @p by_warp: even/odd warps
+/// (mathKernel2, 4), else even/odd threads (mathKernel1, 3).
+std::vector<float> cpu_math(int n, bool by_warp);
+
+/// @brief Fresh random inputs of the heavy kernels: integers in [-512, 511] as floats, so the
+/// CPU reference is a table of 2 x 1024 entries.
+std::vector<float> heavy_input(int n, std::uint64_t seed);
+
+/// @brief CPU reference of heavyKernel1 for inputs from heavy_input (even i: the even arm).
+std::vector<float> cpu_heavy(const std::vector<float> &in, int iters);
+
+/// @brief Runs a math kernel once on n elements (block @p block) and returns what is wrong ("" if
+/// nothing): nothing written past n, every element equal to the CPU's.
+std::string math_error(const char *name, MathKernel kernel, bool by_warp, int n, unsigned block, std::uint64_t seed);
+
+/// @brief Runs a heavy kernel once and returns what is wrong ("" if nothing).
+std::string heavy_error(const char *name, HeavyKernel kernel, int n, unsigned block, int iters, std::uint64_t seed);

@@ -1,0 +1,59 @@
+// ch03_11 performance: each unrolling step side by side with the step before it, and Unrolling8
+// against Interleaved. The kernels compared against are test-side copies (baselines.cu), the same
+// for everyone. Every candidate is checked for correctness on the same input before it is timed.
+#include "reduce_check.cuh"
+#include "unrolling.cuh"
+
+#include "cudalab/reference.hpp"
+
+namespace {
+
+class UnrollPerformance : public cudalab::GpuTest {
+ protected:
+  /// Times `kernel` (factor `factor`) against `baseline` (factor `base_factor`) on 2^24 ints,
+  /// block 512 (the book's setup). Both may reduce in place, so the input is restored (untimed)
+  /// before every run, then L2 is flushed so every run reads from DRAM.
+  void speedup(const char *name, ReduceKernel kernel, unsigned int factor, const char *base_name, ReduceKernel baseline,
+               unsigned int base_factor, const char *key) {
+    const unsigned int n = 1u << 24, block = 512;
+    const unsigned int grid = reduce_grid(n, block, factor), base_grid = reduce_grid(n, block, base_factor);
+    // Correct first: a kernel that does nothing is fast, and earns nothing.
+    const std::string error = reduction_error(name, kernel, n, block, block * factor, seed());
+    if (!error.empty()) GTEST_FAIL() << name << " is not timed until it is correct: " << error;
+    std::vector<int> input = cudalab::random_ints(n, -1000, 1000, seed());
+    cudalab::DeviceBuffer<int> pristine, work, out;
+    CUDALAB_ASSERT_OK(pristine.upload(input));
+    CUDALAB_ASSERT_OK(work.allocate(n));
+    CUDALAB_ASSERT_OK(out.allocate(base_grid > grid ? base_grid : grid));
+    auto restore = [&] { cudaMemcpyAsync(work.get(), pristine.get(), work.bytes(), cudaMemcpyDeviceToDevice); };
+    cudalab::TimingOptions opts;
+    opts.reps = 51;
+    opts.flush_l2 = true;
+    cudalab::Comparison cmp =
+        cudalab::compare_kernels([&] { baseline<<<base_grid, block>>>(work.get(), out.get(), n); },
+                                 [&] { kernel<<<grid, block>>>(work.get(), out.get(), n); }, opts, restore, restore);
+    cudalab::expect_speedup({name, base_name, cmp, cudalab::threshold(key), key, double(n) * sizeof(int)});
+  }
+};
+
+TEST_F(UnrollPerformance, Unrolling2BeatsInterleaved) {
+  speedup("reduceUnrolling2", reduceUnrolling2, 2, "reduceInterleaved (ch03_10)", reduceInterleavedBaseline, 1,
+          "unrolling2_over_interleaved");
+}
+
+TEST_F(UnrollPerformance, Unrolling4BeatsUnrolling2) {
+  speedup("reduceUnrolling4", reduceUnrolling4, 4, "the reference reduceUnrolling2", reduceUnrolling2Baseline, 2,
+          "unrolling4_over_unrolling2");
+}
+
+TEST_F(UnrollPerformance, Unrolling8BeatsUnrolling4) {
+  speedup("reduceUnrolling8", reduceUnrolling8, 8, "the reference reduceUnrolling4", reduceUnrolling4Baseline, 4,
+          "unrolling8_over_unrolling4");
+}
+
+TEST_F(UnrollPerformance, Unrolling8BeatsInterleaved) {
+  speedup("reduceUnrolling8", reduceUnrolling8, 8, "reduceInterleaved (ch03_10)", reduceInterleavedBaseline, 1,
+          "unrolling8_over_interleaved");
+}
+
+}  // namespace

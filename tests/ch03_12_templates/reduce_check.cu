@@ -1,0 +1,82 @@
+#include "reduce_check.cuh"
+
+#include "cudalab/reference.hpp"
+
+#include <sstream>
+#include <vector>
+
+namespace {
+constexpr unsigned int kGuard = 4096;  // ints after the input and after the partial sums
+constexpr int kGuardValue = 1 << 20;   // reading it into a sum makes the sum wrong
+}  // namespace
+
+std::string reduction_error(const char *name, const ReduceLaunch &launch, unsigned int n, unsigned int block,
+                            unsigned int chunk, std::uint64_t seed) {
+  using cudalab::DeviceBuffer;
+  const unsigned int grid = (n + chunk - 1) / chunk;
+  const std::string ctx = cudalab::context({{"n", n}, {"block", block}, {"grid", grid}, {"seed", (long long)seed}});
+  std::ostringstream msg;
+
+  std::vector<int> input = cudalab::random_ints(n, -1000, 1000, seed);
+  std::vector<int> guarded = input;
+  guarded.resize(std::size_t(n) + kGuard, kGuardValue);
+  DeviceBuffer<int> d_in, d_out;
+  cudaError_t err = d_in.upload(guarded);
+  if (err == cudaSuccess) err = d_out.allocate(std::size_t(grid) + kGuard);
+  if (err == cudaSuccess) err = d_out.poison();
+  if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
+
+  err = launch(d_in.get(), d_out.get(), n);
+  if (err == cudaSuccess) err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) return cudalab::describe_error(err, name, __FILE__, __LINE__) + " (" + ctx + ")";
+
+  std::vector<int> in_after, out;
+  if ((err = d_in.download(&in_after)) != cudaSuccess || (err = d_out.download(&out)) != cudaSuccess)
+    return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
+  for (unsigned int i = 0; i < kGuard; ++i) {
+    if (in_after[std::size_t(n) + i] != kGuardValue) {
+      msg << name << " wrote past the end of g_idata: element " << n + i << " (n = " << n << ") was changed (" << ctx
+          << ")";
+      return msg.str();
+    }
+    if (!cudalab::is_poison(out[std::size_t(grid) + i])) {
+      msg << name << " wrote past the last partial sum: g_odata[" << grid + i << "] was written, but the grid has only "
+          << grid << " blocks (" << ctx << ")";
+      return msg.str();
+    }
+  }
+  out.resize(grid);
+  const std::vector<long long> expected = cudalab::cpu::chunk_sums(input, chunk);
+  ::testing::AssertionResult same = cudalab::equal_arrays(
+      name,
+      ctx + "; block b must sum elements [b*" + std::to_string(chunk) + ", (b+1)*" + std::to_string(chunk) +
+          "); a partial sum off by a multiple of 1048576 means the block read past element n-1",
+      expected, out, "block");
+  if (!same) return same.message();
+  long long total = 0;
+  for (int p : out) total += p;
+  if (total != cudalab::cpu::sum(input)) {
+    msg << name << ": total is " << total << ", expected " << cudalab::cpu::sum(input) << " (" << ctx << ")";
+    return msg.str();
+  }
+  return "";
+}
+
+std::string reduction_error(const char *name, ReduceKernel kernel, unsigned int n, unsigned int block,
+                            unsigned int chunk, std::uint64_t seed) {
+  const unsigned int grid = (n + chunk - 1) / chunk;
+  return reduction_error(
+      name,
+      [&](int *in, int *out, unsigned int count) {
+        kernel<<<grid, block>>>(in, out, count);
+        return cudaGetLastError();
+      },
+      n, block, chunk, seed);
+}
+
+void check_reduction(const char *name, ReduceKernel kernel, unsigned int n, unsigned int block, unsigned int chunk,
+                     std::uint64_t seed) {
+  const std::string error = reduction_error(name, kernel, n, block, chunk, seed);
+  if (!error.empty()) ADD_FAILURE() << error;
+}

@@ -1,0 +1,55 @@
+// ch03_12 correctness: the launcher's switch and every instantiation, for sizes that are not
+// multiples of the chunk (8 x block); and an unsupported block size launches nothing.
+#include "reduce_check.cuh"
+#include "templates.cuh"
+
+#include <string>
+
+namespace {
+
+const unsigned int kSizes[] = {1, 31, 33, 1000, 4097, 8 * 512 - 1, (1u << 20) + 3, (1u << 24) + 7};
+
+class TemplateCorrectness : public cudalab::GpuTest, public ::testing::WithParamInterface<unsigned int> {};
+
+TEST_P(TemplateCorrectness, PartialSumsRightForAnyN) {
+  const unsigned int block = GetParam();
+  const std::string name = "reduceCompleteUnroll<" + std::to_string(block) + "> via launch_complete_unroll";
+  for (unsigned int n : kSizes) {
+    const std::string error = reduction_error(
+        name.c_str(),
+        [&](int *in, int *out, unsigned int count) { return launch_complete_unroll(block, in, out, count); }, n, block,
+        8 * block, seed() + n);
+    if (!error.empty()) GTEST_FAIL() << error;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Template, TemplateCorrectness, ::testing::Values(64u, 128u, 256u, 512u, 1024u),
+                         [](const auto &info) { return "block" + std::to_string(info.param); });
+
+class TemplateRejection : public cudalab::GpuTest {};
+
+TEST_F(TemplateRejection, UnsupportedBlockSizeWritesNothingAndLeavesNoError) {
+  const unsigned int n = 100000, block = 96;
+  std::vector<int> input = cudalab::random_ints(n, -1000, 1000, seed());
+  cudalab::DeviceBuffer<int> d_in, d_out;
+  CUDALAB_ASSERT_OK(d_in.upload(input));
+  CUDALAB_ASSERT_OK(d_out.allocate(complete_unroll_grid(n, 64)));
+  CUDALAB_ASSERT_OK(d_out.poison());
+  const cudaError_t err = launch_complete_unroll(block, d_in.get(), d_out.get(), n);
+  const cudaError_t pending = cudaGetLastError();
+  CUDALAB_ASSERT_OK(cudaDeviceSynchronize());
+  if (err != cudaErrorInvalidValue)
+    GTEST_FAIL() << "launch_complete_unroll(block=96) returned " << cudaGetErrorName(err)
+                 << ", expected cudaErrorInvalidValue (seed " << seed() << ")";
+  if (pending != cudaSuccess)
+    GTEST_FAIL() << "launch_complete_unroll(block=96) left a pending CUDA error (" << cudaGetErrorName(pending)
+                 << "): reject the block size before launching anything";
+  std::vector<int> out;
+  CUDALAB_ASSERT_OK(d_out.download(&out));
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (!cudalab::is_poison(out[i]))
+      GTEST_FAIL() << "launch_complete_unroll(block=96) wrote g_odata[" << i << "] = " << out[i]
+                   << ": an unsupported block size must launch nothing (seed " << seed() << ")";
+}
+
+}  // namespace
