@@ -1,0 +1,105 @@
+#include "latency_check.cuh"
+
+#include "latency.cuh"
+
+#include <cstring>
+#include <sstream>
+
+namespace {
+constexpr std::size_t kGuard = 1024;  // int4 after out[n - 1] that must stay poisoned
+}  // namespace
+
+std::string copy_error(const char *name, CopyKernel kernel, std::size_t n, unsigned int grid, unsigned int block,
+                       std::size_t dyn_smem, std::uint64_t seed) {
+  const std::string ctx = cudalab::context({{"n", (long long)n},
+                                            {"grid", grid},
+                                            {"block", block},
+                                            {"dyn_smem", (long long)dyn_smem},
+                                            {"seed", (long long)seed}});
+  std::vector<int> ints = cudalab::random_ints(4 * n, -1000000, 1000000, seed);
+  std::vector<int4> input(n);
+  std::memcpy(input.data(), ints.data(), n * sizeof(int4));
+  cudalab::DeviceBuffer<int4> d_in, d_out;
+  cudaError_t err = d_in.upload(input);
+  if (err == cudaSuccess) err = d_out.allocate(n + kGuard);
+  if (err == cudaSuccess) err = d_out.poison();
+  if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
+
+  kernel<<<grid, block, dyn_smem>>>(d_in.get(), d_out.get(), n);
+  err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) return cudalab::describe_error(err, name, __FILE__, __LINE__) + " (" + ctx + ")";
+
+  std::vector<int4> out;
+  if ((err = d_out.download(&out)) != cudaSuccess) return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
+  std::ostringstream msg;
+  for (std::size_t i = 0; i < kGuard; ++i) {
+    if (!cudalab::is_poison(out[n + i])) {
+      msg << name << " wrote past the end of out: element " << n + i << " (n = " << n << ") was written (" << ctx
+          << ")";
+      return msg.str();
+    }
+  }
+  std::size_t first = n, wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int4 a = out[i], e = input[i];
+    if (a.x != e.x || a.y != e.y || a.z != e.z || a.w != e.w) {
+      if (wrong++ == 0) first = i;
+    }
+  }
+  if (wrong == 0) return "";
+  const int4 a = out[first], e = input[first];
+  msg << name << ": wrong result at element " << first << ": expected (" << e.x << "," << e.y << "," << e.z << ","
+      << e.w << "), got (" << a.x << "," << a.y << "," << a.z << "," << a.w << ")"
+      << (cudalab::is_poison(a) ? " (never written: still the poison value)" : "") << "; " << wrong << " of " << n
+      << " wrong (" << ctx << ")";
+  return msg.str();
+}
+
+ChaseRun run_chase(const std::vector<unsigned int> &host, const unsigned int *d_next, unsigned int start,
+                   unsigned int warmup, unsigned int steps, bool flush, std::uint64_t seed) {
+  ChaseRun run;
+  const std::string ctx = cudalab::context({{"elements", (long long)host.size()},
+                                            {"start", start},
+                                            {"warmup_steps", warmup},
+                                            {"steps", steps},
+                                            {"seed", (long long)seed}});
+  unsigned int want = start;
+  for (unsigned long long i = 0; i < (unsigned long long)warmup + steps; ++i) want = host[want];
+
+  cudalab::DeviceBuffer<ChaseResult> d_result;
+  cudaError_t err = d_result.allocate(1);
+  if (err == cudaSuccess) err = d_result.poison();
+  if (err != cudaSuccess) {
+    run.error = cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
+    return run;
+  }
+  if (flush) cudalab::flush_l2();
+  pointerChase<<<1, 1>>>(d_next, start, warmup, steps, d_result.get());
+  err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) {
+    run.error = cudalab::describe_error(err, "pointerChase", __FILE__, __LINE__) + " (" + ctx + ")";
+    return run;
+  }
+  std::vector<ChaseResult> r;
+  if ((err = d_result.download(&r)) != cudaSuccess) {
+    run.error = cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
+    return run;
+  }
+  std::ostringstream msg;
+  if (cudalab::is_poison(r[0].index) || r[0].index != want) {
+    msg << "pointerChase: wrong result->index after " << warmup << " + " << steps << " hops: expected " << want
+        << ", got " << r[0].index << (cudalab::is_poison(r[0].index) ? " (never written: still the poison value)" : "")
+        << " (" << ctx << ")";
+    run.error = msg.str();
+  } else if (cudalab::is_poison(r[0].cycles) || r[0].cycles <= 0) {
+    msg << "pointerChase: result->cycles is " << r[0].cycles
+        << (cudalab::is_poison(r[0].cycles) ? " (never written: still the poison value)" : "")
+        << ", expected the clock64() difference around the timed hops, > 0 (" << ctx << ")";
+    run.error = msg.str();
+  } else {
+    run.cycles_per_load = double(r[0].cycles) / steps;
+  }
+  return run;
+}

@@ -1,0 +1,36 @@
+/// @file latency_check.cuh
+/// @brief Test support for ch03_04: the one-load baseline copy, and checks that run a kernel on
+/// fresh random data and say what is wrong with its result.
+#pragma once
+
+#include "cudalab/testing.cuh"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+/// Kernels with the copy signature (in, out, n).
+using CopyKernel = void (*)(const int4 *, int4 *, std::size_t);
+
+/// @brief The baseline of the performance tests: a grid-stride copy with one 16-byte load in
+/// flight per thread (the same for every student; lives with the tests).
+__global__ void copyInt4Baseline(const int4 *in, int4 *out, std::size_t n);
+
+/// @brief Runs @p kernel once on @p n fresh random int4 (from @p seed) with the given launch and
+/// returns what is wrong ("" if nothing): every element of out[0, n) must equal in[], and a guard
+/// region after out[n - 1] must keep its poison. Messages name @p name, the first wrong element,
+/// expected and actual values and the seed.
+std::string copy_error(const char *name, CopyKernel kernel, std::size_t n, unsigned int grid, unsigned int block,
+                       std::size_t dyn_smem, std::uint64_t seed);
+
+/// @brief One run of pointerChase on @p next (already on the device).
+struct ChaseRun {
+  std::string error;           ///< "" when the kernel ran and reached the right index
+  double cycles_per_load = 0;  ///< result.cycles / steps
+};
+
+/// @brief Launches pointerChase<<<1, 1>>> on the ring @p host (uploaded to @p d_next by the caller)
+/// from @p start, checks the final index against a walk on the CPU and returns cycles per load.
+/// @p flush empties L2 first (for the DRAM measurement).
+ChaseRun run_chase(const std::vector<unsigned int> &host, const unsigned int *d_next, unsigned int start,
+                   unsigned int warmup, unsigned int steps, bool flush, std::uint64_t seed);
