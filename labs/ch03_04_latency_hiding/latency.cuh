@@ -131,6 +131,9 @@ __global__ void copyInt4Ilp4(const int4 *in, int4 *out, std::size_t n);
 /// @brief Sets @p kernel's dynamic shared memory so that exactly @p blocks_per_sm blocks of
 /// @p block threads fit on one SM (shared memory is the limiter), and checks the result with
 /// cudaOccupancyMaxActiveBlocksPerMultiprocessor. This is how the tests pin occupancy low.
+/// @param kernel the kernel (cast to const void *)
+/// @param block threads per block of the launch
+/// @param blocks_per_sm the resident blocks per SM wanted
 /// @param dyn_smem receives the dynamic shared memory (bytes) to pass at launch.
 /// @return cudaErrorInvalidConfiguration if @p blocks_per_sm cannot be reached exactly.
 inline cudaError_t pin_blocks_per_sm(const void *kernel, int block, int blocks_per_sm, std::size_t *dyn_smem) {

@@ -1,0 +1,117 @@
+#include "modern_check.cuh"
+
+#include "modern_reduction.cuh"
+
+#include "cudalab/reference.hpp"
+
+#include <sstream>
+#include <vector>
+
+namespace {
+constexpr unsigned int kGuard = 4096;  // ints around the input and after the outputs
+constexpr int kGuardValue = 1 << 20;   // reading it into a sum makes the sum wrong
+}  // namespace
+
+std::string shuffle8_error(unsigned int n, unsigned int block, std::uint64_t seed) {
+  using cudalab::DeviceBuffer;
+  const unsigned int grid = shuffle8_grid(n, block);
+  const std::string ctx = cudalab::context({{"n", n}, {"block", block}, {"grid", grid}, {"seed", (long long)seed}});
+  std::vector<int> input = cudalab::random_ints(n, -1000, 1000, seed);
+  std::vector<int> guarded = input;
+  guarded.resize(std::size_t(n) + kGuard, kGuardValue);
+  DeviceBuffer<int> d_in, d_out;
+  cudaError_t err = d_in.upload(guarded);
+  if (err == cudaSuccess) err = d_out.allocate(std::size_t(grid) + kGuard);
+  if (err == cudaSuccess) err = d_out.poison();
+  if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
+
+  reduceShuffle8<<<grid, block>>>(d_in.get(), d_out.get(), n);
+  err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) return cudalab::describe_error(err, "reduceShuffle8", __FILE__, __LINE__) + " (" + ctx + ")";
+
+  std::vector<int> in_after, out;
+  if ((err = d_in.download(&in_after)) != cudaSuccess || (err = d_out.download(&out)) != cudaSuccess)
+    return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
+  std::ostringstream msg;
+  for (std::size_t i = 0; i < in_after.size(); ++i) {
+    if (in_after[i] != guarded[i]) {
+      msg << "reduceShuffle8 modified its input: g_idata[" << i << "] changed (" << ctx << ")";
+      return msg.str();
+    }
+  }
+  for (unsigned int i = 0; i < kGuard; ++i) {
+    if (!cudalab::is_poison(out[grid + i])) {
+      msg << "reduceShuffle8 wrote past the last partial sum: g_odata[" << grid + i
+          << "] was written, but the grid has " << grid << " blocks (" << ctx << ")";
+      return msg.str();
+    }
+  }
+  out.resize(grid);
+  const std::vector<long long> expected = cudalab::cpu::chunk_sums(input, 8 * block);
+  ::testing::AssertionResult same = cudalab::equal_arrays(
+      "reduceShuffle8", ctx + "; a partial sum off by a multiple of 1048576 means a read past element n-1", expected,
+      out, "block");
+  if (!same) return same.message();
+  return "";
+}
+
+unsigned int modern_grid_here(unsigned int n) {
+  cudalab::DeviceInfo dev;
+  if (cudalab::query_device(0, &dev) != cudaSuccess) return 1;
+  return modern_grid(n, dev.sm_count, dev.max_threads_per_sm, kModernBlock);
+}
+
+std::string modern_error(unsigned int n, unsigned int offset, unsigned int grid, std::uint64_t seed) {
+  using cudalab::DeviceBuffer;
+  if (grid == 0) grid = modern_grid_here(n);
+  const std::string ctx = cudalab::context(
+      {{"n", n}, {"offset", offset}, {"grid", grid}, {"block", kModernBlock}, {"seed", (long long)seed}});
+  // Layout: kGuard guard ints (a multiple of 4, so 16-byte aligned), offset more guard ints, the
+  // n input ints (starting `offset` ints past a 16-byte boundary), kGuard guard ints.
+  std::vector<int> input = cudalab::random_ints(n, -1000, 1000, seed);
+  std::vector<int> guarded(kGuard + offset, kGuardValue);
+  guarded.insert(guarded.end(), input.begin(), input.end());
+  guarded.resize(guarded.size() + kGuard, kGuardValue);
+  DeviceBuffer<int> d_in, d_sum;
+  cudaError_t err = d_in.upload(guarded);
+  if (err == cudaSuccess) err = d_sum.allocate(1 + kGuard);
+  if (err == cudaSuccess) err = d_sum.poison();
+  if (err == cudaSuccess) err = cudaMemset(d_sum.get(), 0, sizeof(int));
+  if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
+
+  reduceModern<<<grid, kModernBlock>>>(d_in.get() + kGuard + offset, n, d_sum.get());
+  err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) return cudalab::describe_error(err, "reduceModern", __FILE__, __LINE__) + " (" + ctx + ")";
+
+  std::vector<int> in_after, out;
+  if ((err = d_in.download(&in_after)) != cudaSuccess || (err = d_sum.download(&out)) != cudaSuccess)
+    return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
+  std::ostringstream msg;
+  for (std::size_t i = 0; i < in_after.size(); ++i) {
+    if (in_after[i] != guarded[i]) {
+      msg << "reduceModern modified memory it should only read: element " << static_cast<long long>(i) - kGuard - offset
+          << " of g_idata changed (" << ctx << ")";
+      return msg.str();
+    }
+  }
+  for (unsigned int i = 1; i <= kGuard; ++i) {
+    if (!cudalab::is_poison(out[i])) {
+      msg << "reduceModern wrote past *g_sum: g_sum[" << i << "] was written (" << ctx << ")";
+      return msg.str();
+    }
+  }
+  const long long expected = cudalab::cpu::sum(input);
+  if (out[0] != expected) {
+    msg << "reduceModern: wrong sum: expected " << expected << ", got " << out[0];
+    const long long diff = static_cast<long long>(out[0]) - expected;
+    if (diff != 0 && diff % kGuardValue == 0)
+      msg << " (off by " << diff / kGuardValue << " x 1048576: the kernel read guard ints before or after the input)";
+    else if (out[0] == 0)
+      msg << " (nothing was added)";
+    msg << " (" << ctx << ")";
+    return msg.str();
+  }
+  return "";
+}

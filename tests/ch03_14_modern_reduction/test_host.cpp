@@ -1,0 +1,50 @@
+// ch03_14 host tests: modern_grid(), the grid-size calculator of the grid-stride reduction.
+// No GPU needed: the devices are described by their published limits.
+#include "modern_reduction.cuh"
+
+#include "cudalab/testing.cuh"
+
+namespace {
+
+struct GridCase {
+  const char *gpu;
+  unsigned int n;
+  int sms, threads_per_sm;
+  unsigned int block, expected;
+};
+
+class ModernGrid : public cudalab::HostTest {
+ protected:
+  void check(const GridCase &c) {
+    const unsigned int got = modern_grid(c.n, c.sms, c.threads_per_sm, c.block);
+    if (got != c.expected)
+      ADD_FAILURE() << "modern_grid: wrong grid for " << c.gpu << " (" << c.sms << " SMs x " << c.threads_per_sm
+                    << " threads), n=" << c.n << " block=" << c.block << ": expected " << c.expected << ", got " << got;
+  }
+};
+
+// Large n: one full wave, SM count x (threads per SM / block).
+TEST_F(ModernGrid, LargeInputGetsOneFullWave) {
+  for (const GridCase &c :
+       {GridCase{"H100", 1u << 28, 132, 2048, 256, 1056}, GridCase{"H100", 1u << 24, 132, 2048, 512, 528},
+        GridCase{"A100", 1u << 28, 108, 2048, 256, 864}, GridCase{"RTX 4090", 1u << 28, 128, 1536, 256, 768},
+        GridCase{"T4", 1u << 24, 40, 1024, 256, 160}, GridCase{"T4", 1u << 24, 40, 1024, 1024, 40}}) {
+    check(c);
+    if (HasFailure()) return;
+  }
+}
+
+// Small n: no block without an int4 group to read, ceil(ceil(n / 4) / block) blocks; n = 0 and
+// n = 1 still get one block (a grid of 0 blocks is a launch error).
+TEST_F(ModernGrid, SmallInputGetsNoIdleBlocksButAtLeastOne) {
+  for (const GridCase &c : {GridCase{"H100", 1025, 132, 2048, 256, 2}, GridCase{"H100", 1024, 132, 2048, 256, 1},
+                            GridCase{"H100", 100000, 132, 2048, 256, 98}, GridCase{"H100", 270337, 132, 2048, 256, 265},
+                            GridCase{"T4", 163841, 40, 1024, 256, 160}, GridCase{"T4", 4097, 40, 1024, 64, 17},
+                            GridCase{"H100", 0, 132, 2048, 256, 1}, GridCase{"H100", 1, 132, 2048, 256, 1},
+                            GridCase{"H100", 5, 132, 2048, 1024, 1}}) {
+    check(c);
+    if (HasFailure()) return;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,79 @@
+// ch03_14 performance: reduceModern against cub::DeviceReduce::Sum and against the copy
+// bandwidth, both measured side by side in this process.
+#include "modern_check.cuh"
+#include "modern_reduction.cuh"
+
+#include <cub/device/device_reduce.cuh>
+
+namespace {
+
+class ModernPerformance : public cudalab::GpuTest {
+ protected:
+  /// Uploads n random ints and checks reduceModern on them (correct before timed).
+  bool prepare(unsigned int n) {
+    n_ = n;
+    const std::string error = modern_error(n, 0, 0, seed());
+    if (!error.empty()) {
+      ADD_FAILURE() << "reduceModern is not timed until it is correct: " << error;
+      return false;
+    }
+    std::vector<int> input = cudalab::random_ints(n, -1000, 1000, seed());
+    grid_ = modern_grid_here(n);
+    return in_.upload(input) == cudaSuccess && sum_.allocate(1) == cudaSuccess;
+  }
+  /// One reduceModern run, zeroing of the result included (it is part of the job).
+  void run_modern() {
+    cudaMemsetAsync(sum_.get(), 0, sizeof(int));
+    reduceModern<<<grid_, kModernBlock>>>(in_.get(), n_, sum_.get());
+  }
+
+  /// reduceModern vs cub::DeviceReduce::Sum on n ints, cold L2.
+  void versus_cub(unsigned int n, int reps, const char *key) {
+    if (!prepare(n)) return;
+    cudalab::DeviceBuffer<int> cub_out;
+    cudalab::DeviceBuffer<unsigned char> temp;
+    std::size_t temp_bytes = 0;
+    CUDALAB_ASSERT_OK(cub::DeviceReduce::Sum(nullptr, temp_bytes, in_.get(), cub_out.get(), static_cast<int>(n)));
+    CUDALAB_ASSERT_OK(temp.allocate(temp_bytes));
+    CUDALAB_ASSERT_OK(cub_out.allocate(1));
+    cudalab::TimingOptions opts;
+    opts.reps = reps;
+    opts.flush_l2 = true;
+    cudalab::Comparison cmp = cudalab::compare_kernels(
+        [&] { cub::DeviceReduce::Sum(temp.get(), temp_bytes, in_.get(), cub_out.get(), static_cast<int>(n)); },
+        [&] { run_modern(); }, opts);
+    cudalab::expect_speedup(
+        {"reduceModern", "cub::DeviceReduce::Sum", cmp, cudalab::threshold(key), key, double(n) * sizeof(int)});
+  }
+
+  cudalab::DeviceBuffer<int> in_, sum_;
+  unsigned int n_ = 0, grid_ = 1;
+};
+
+TEST_F(ModernPerformance, KeepsUpWithCubAt2Pow24) { versus_cub(1u << 24, 41, "cub_ratio_2e24"); }
+
+TEST_F(ModernPerformance, KeepsUpWithCubAt2Pow28) { versus_cub(1u << 28, 21, "cub_ratio_2e28"); }
+
+// The baseline is a device-to-device cudaMemcpy of the same n ints, which moves twice the bytes
+// (read + write): its time is halved, so the "speed-up" is reduceModern's bandwidth as a fraction
+// of the copy bandwidth measured beside it.
+TEST_F(ModernPerformance, ReachesCopyBandwidthAt2Pow28) {
+  const unsigned int n = 1u << 28;
+  if (!prepare(n)) return;
+  cudalab::DeviceBuffer<int> dst;
+  CUDALAB_ASSERT_OK(dst.allocate(n));
+  cudalab::TimingOptions opts;
+  opts.reps = 21;
+  cudalab::Comparison cmp = cudalab::compare_kernels(
+      [&] { cudaMemcpyAsync(dst.get(), in_.get(), std::size_t(n) * sizeof(int), cudaMemcpyDeviceToDevice); },
+      [&] { run_modern(); }, opts);
+  for (cudalab::TimingStats *s : {&cmp.baseline}) {
+    s->median_ms *= 0.5;
+    s->min_ms *= 0.5;
+    s->max_ms *= 0.5;
+  }
+  cudalab::expect_speedup({"reduceModern", "the copy bandwidth (D2D cudaMemcpy of the same ints, time / 2)", cmp,
+                           cudalab::threshold("copy_fraction_2e28"), "copy_fraction_2e28", double(n) * sizeof(int)});
+}
+
+}  // namespace
