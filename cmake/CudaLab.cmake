@@ -170,7 +170,8 @@ function(cudalab_add_lab lab)
     add_library(${lab}_tests_support INTERFACE)
     set(scope INTERFACE)
   endif()
-  target_include_directories(${lab}_tests_support ${scope} ${CMAKE_CURRENT_SOURCE_DIR})
+  # tests/support/ holds test helpers shared by several labs (reduce_check for the reductions).
+  target_include_directories(${lab}_tests_support ${scope} ${CMAKE_CURRENT_SOURCE_DIR} ${CUDALAB_ROOT}tests/support)
   target_link_libraries(${lab}_tests_support ${scope} ${lab} cudalab::testing)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/grading.json)
 

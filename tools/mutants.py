@@ -3,8 +3,11 @@
 
     tools/mutants.py [LAB ...] [--out DIR]
 
-tests/mutants/<lab>/<name>/ holds a mutant: the lab files a student could plausibly submit
-(copied over labs/<lab>/) and mutant.json: {"expect": "lose" | "full", "why": "..."}.
+tests/mutants/<lab>/<name>/ holds a mutant: mutant.json, {"expect": "lose" | "full", "why": "...",
+"edits": [...]}, and optionally whole lab files (copied over labs/<lab>/). An edit changes the
+reference solution (markers removed) the way a student might: {"file", "old", "new"} replaces the
+text `old` (which must occur exactly once), {"file", "copy_body_of": "k1", "into": "k2"} gives
+kernel k2 the body of kernel k1 (a baseline copied into the optimised slot).
 "lose" (a wrong or lazy kernel) must lose points in its lab; "full" (a correct alternative
 solution) must get every point. Prints the kill table; exits 0 only if every mutant behaves.
 Runs on a machine with a GPU (GPU tests skipped elsewhere make "full" impossible).
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path, PurePosixPath
 
@@ -21,6 +25,47 @@ import grade_submission  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = ROOT / "tests" / "mutants"
+
+
+def strip_markers(text: str) -> str:
+    """The reference file as a student would have written it: marker and STUB lines removed."""
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if not re.match(r"\s*//\s*(BEGIN SOLUTION|END SOLUTION|STUB:)", line))
+
+
+def body_span(text: str, kernel: str) -> tuple[int, int]:
+    """[start, end) of the braces of `__global__ void kernel(...) { ... }`."""
+    head = text.index(f"__global__ void {kernel}(")
+    start = text.index("{", head)
+    depth = 0
+    for i in range(start, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        if depth == 0:
+            return start, i + 1
+    raise ValueError(f"unbalanced braces in {kernel}")
+
+
+def mutant_files(lab: str, mutant: Path, spec: dict) -> dict[PurePosixPath, bytes]:
+    """The mutant's lab files: edited reference files plus any whole files in its folder."""
+    texts: dict[str, str] = {}
+    for edit in spec.get("edits", []):
+        name = edit["file"]
+        if name not in texts:
+            texts[name] = strip_markers((ROOT / "solutions" / lab / name).read_text())
+        text = texts[name]
+        if "copy_body_of" in edit:
+            s, e = body_span(text, edit["copy_body_of"])
+            ts, te = body_span(text, edit["into"])
+            texts[name] = text[:ts] + text[s:e] + text[te:]
+        else:
+            if text.count(edit["old"]) != 1:
+                raise SystemExit(f"mutants: {mutant}: the text to replace occurs {text.count(edit['old'])} times")
+            texts[name] = text.replace(edit["old"], edit["new"])
+    files = {PurePosixPath(lab, n): t.encode() for n, t in texts.items()}
+    for f in mutant.iterdir():
+        if f.is_file() and f.name != "mutant.json":
+            files[PurePosixPath(lab, f.name)] = f.read_bytes()
+    return files
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,9 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             spec = json.loads((mutant / "mutant.json").read_text())
             print(f"== {lab}/{mutant.name}: {spec['why']}", flush=True)
             notes: list[str] = []
-            # The mutant's files are the lab's files (tests/mutants/<lab>/<name>/<file> = labs/<lab>/<file>).
-            files = {PurePosixPath(lab, f.name): f.read_bytes()
-                     for f in mutant.iterdir() if f.is_file() and f.name != "mutant.json"}
+            files = mutant_files(lab, mutant, spec)
             grade_submission.overlay(tree, files, [lab], notes)
             table = grade_submission.build_and_grade(work, build, [lab])
             (work / f"{mutant.name}.txt").write_text(table)

@@ -1,5 +1,5 @@
 // ch03_10 correctness: every kernel, every block size, sizes that are not multiples of the block.
-#include "reduce_check.cuh"
+#include "baselines.cuh"
 #include "reduction.cuh"
 
 #include <tuple>

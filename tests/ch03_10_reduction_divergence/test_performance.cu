@@ -1,5 +1,5 @@
 // ch03_10 performance: the less-divergent kernels against the divergent baseline, side by side.
-#include "reduce_check.cuh"
+#include "baselines.cuh"
 #include "reduction.cuh"
 
 #include "cudalab/reference.hpp"

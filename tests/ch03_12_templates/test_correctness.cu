@@ -1,6 +1,6 @@
 // ch03_12 correctness: the launcher's switch and every instantiation, for sizes that are not
 // multiples of the chunk (8 x block); and an unsupported block size launches nothing.
-#include "reduce_check.cuh"
+#include "baselines.cuh"
 #include "templates.cuh"
 
 #include <string>
