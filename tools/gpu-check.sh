@@ -5,18 +5,20 @@
 #   * every skeleton correctness test must fail (skeletons are not solutions),
 #   * any test whose result is the same for skeleton and reference is listed: it cannot fail.
 #
-#   tools/gpu-check.sh [--repeat N] [-L <label regex>]
+#   tools/gpu-check.sh [--repeat N] [-L <label regex>] [--no-demos]
 #
 # Logs and score tables: build/gpu-check/. Exit status 0 only if the summary says OK.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repeat=1
+demos=1
 label_args=()
 while (($#)); do
   case "$1" in
     --repeat) repeat="$2"; shift 2 ;;
     -L) label_args=(-L "$2"); shift 2 ;;
-    *) echo "usage: $0 [--repeat N] [-L label]" >&2; exit 2 ;;
+    --no-demos) demos=0; shift ;;
+    *) echo "usage: $0 [--repeat N] [-L label] [--no-demos]" >&2; exit 2 ;;
   esac
 done
 out=build/gpu-check
@@ -67,7 +69,7 @@ echo "== performance figures (reference run 1)"
 python3 -c 'import json,sys; [print("   ", m) for t in json.load(open(sys.argv[1]))["tests"] for m in t["measurements"]]' "$out/check-1.json"
 echo "== demos (reference build)"
 for demo in build/check/tests/*/*_demo; do
-  [[ -x "$demo" ]] || continue
+  [[ -x "$demo" && $demos == 1 ]] || continue
   echo "-- $(basename "$demo")"
   timeout 120 "$demo" >"$out/$(basename "$demo").txt" 2>&1
   sed 's/^/   /' "$out/$(basename "$demo").txt"

@@ -1,0 +1,37 @@
+/// @file sum_matrix.cu
+/// @brief Lab ch03_07: your two matrix-sum kernels (see README.md and sum_matrix.cuh).
+///
+/// The seeds compute the index as `unsigned int idx = iy * nx + ix`, which wraps around beyond
+/// 2^32 elements; compute it in 64 bits (std::size_t) so the kernels stay right for any size.
+#include "sum_matrix.cuh"
+
+#include <cstddef>
+
+__global__ void sumMatrixOnGPU2D(const float *A, const float *B, float *C, int nx, int ny) {
+  // BEGIN SOLUTION
+  const int ix = blockIdx.x * blockDim.x + threadIdx.x;
+  const int iy = blockIdx.y * blockDim.y + threadIdx.y;
+  if (ix < nx && iy < ny) {
+    const std::size_t idx = std::size_t(iy) * nx + ix;
+    C[idx] = A[idx] + B[idx];
+  }
+  // STUB: // TODO(ch03_07): ix from blockIdx.x, blockDim.x, threadIdx.x; iy likewise in y.
+  // STUB: // If (ix, iy) lies inside the nx x ny matrix, C[idx] = A[idx] + B[idx] with
+  // STUB: // idx = iy * nx + ix computed as std::size_t.
+  // END SOLUTION
+}
+
+__global__ void sumMatrixGridStride(const float *A, const float *B, float *C, int nx, int ny) {
+  // BEGIN SOLUTION
+  const int stride_x = gridDim.x * blockDim.x;
+  const int stride_y = gridDim.y * blockDim.y;
+  for (int iy = blockIdx.y * blockDim.y + threadIdx.y; iy < ny; iy += stride_y) {
+    const std::size_t row = std::size_t(iy) * nx;
+    for (int ix = blockIdx.x * blockDim.x + threadIdx.x; ix < nx; ix += stride_x)
+      C[row + ix] = A[row + ix] + B[row + ix];
+  }
+  // STUB: // TODO(ch03_07): like sumMatrixOnGPU2D, but loop: start at this thread's (ix, iy) and
+  // STUB: // step by the whole grid (gridDim.x * blockDim.x in x, gridDim.y * blockDim.y in y) until
+  // STUB: // you leave the matrix. Consecutive threadIdx.x must still touch consecutive elements.
+  // END SOLUTION
+}

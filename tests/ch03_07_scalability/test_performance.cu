@@ -1,0 +1,96 @@
+// ch03_07 performance: transparent scalability measured (the same work on a quarter, half and all
+// of the GPU's resident blocks), and both kernels against a copy that moves the same bytes.
+#include "matrix_check.cuh"
+#include "sum_matrix.cuh"
+
+#include <cstdio>
+
+namespace {
+
+constexpr int kN = 1 << 14;  // the seeds' 16384 x 16384 floats: 1 GiB per matrix
+
+cudalab::TimingOptions options() {
+  cudalab::TimingOptions opts;
+  opts.reps = 21;  // 3 GiB per run: L2 (50 MB on the H100) holds nothing between runs
+  return opts;
+}
+
+class ScalabilityPerformance : public cudalab::GpuTest {
+ protected:
+  /// Blocks of `block` that fit on one SM at once (the occupancy API, on your kernel).
+  int resident_blocks_per_sm(dim3 block) {
+    int k = 0;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k, sumMatrixGridStride, block.x * block.y, 0);
+    return k > 0 ? k : 1;
+  }
+
+  /// Times sumMatrixGridStride on as many blocks as `fraction` of the SMs hold against a quarter.
+  void more_sms_beat_a_quarter(double fraction, const char *what, const char *key) {
+    BigMatrix m;
+    CUDALAB_ASSERT_OK(m.init(kN, kN, seed()));
+    const dim3 block(256, 1);
+    const int k = resident_blocks_per_sm(block), sms = device().sm_count;
+    const dim3 quarter = grid_with_blocks(kN, kN, block, unsigned(k * sms / 4));
+    const dim3 more = grid_with_blocks(kN, kN, block, unsigned(k * sms * fraction));
+    for (dim3 g : {quarter, more}) {
+      const std::string error = m.check(
+          "sumMatrixGridStride",
+          [&](const float *a, const float *b, float *c, int nx, int ny) {
+            sumMatrixGridStride<<<g, block>>>(a, b, c, nx, ny);
+          },
+          "grid=" + shape(g) + " block=" + shape(block));
+      if (!error.empty()) GTEST_FAIL() << "sumMatrixGridStride is not timed until it is correct: " << error;
+    }
+    std::printf("[ CUDALAB  ] %d SMs x %d resident blocks of %u threads: quarter grid %s, %s grid %s\n", sms, k,
+                block.x * block.y, shape(quarter).c_str(), what, shape(more).c_str());
+    cudalab::Comparison cmp =
+        cudalab::compare_kernels([&] { sumMatrixGridStride<<<quarter, block>>>(m.A(), m.B(), m.C(), kN, kN); },
+                                 [&] { sumMatrixGridStride<<<more, block>>>(m.A(), m.B(), m.C(), kN, kN); }, options());
+    cudalab::expect_speedup({std::string("sumMatrixGridStride on ") + what,
+                             "the same kernel on a quarter of the GPU's resident blocks", cmp, cudalab::threshold(key),
+                             key, m.bytes()});
+  }
+
+  /// Times one launch of the student's kernel against a device copy of the same number of bytes.
+  void reaches_copy_bandwidth(const char *name, dim3 grid, dim3 block, const MatrixLaunch &launch, const char *key) {
+    BigMatrix m;
+    CUDALAB_ASSERT_OK(m.init(kN, kN, seed()));
+    const std::string error = m.check(name, launch, "grid=" + shape(grid) + " block=" + shape(block));
+    if (!error.empty()) GTEST_FAIL() << name << " is not timed until it is correct: " << error;
+    cudalab::Comparison cmp = cudalab::compare_kernels([&] { m.copy_same_traffic(); },
+                                                       [&] { launch(m.A(), m.B(), m.C(), kN, kN); }, options());
+    cudalab::expect_speedup({std::string(name) + " grid " + shape(grid) + " block " + shape(block),
+                             "cudaMemcpy of the same bytes", cmp, cudalab::threshold(key), key, m.bytes()});
+  }
+};
+
+TEST_F(ScalabilityPerformance, HalfTheGpuIsFasterThanAQuarter) {
+  more_sms_beat_a_quarter(0.5, "half of the GPU", "half_vs_quarter");
+}
+
+TEST_F(ScalabilityPerformance, WholeGpuIsFasterThanAQuarter) {
+  more_sms_beat_a_quarter(1.0, "the whole GPU", "all_vs_quarter");
+}
+
+TEST_F(ScalabilityPerformance, SumMatrix2DReachesCopyBandwidth) {
+  const dim3 block(32, 16), grid = grid_for(kN, kN, block);
+  reaches_copy_bandwidth(
+      "sumMatrixOnGPU2D", grid, block,
+      [&](const float *a, const float *b, float *c, int nx, int ny) {
+        sumMatrixOnGPU2D<<<grid, block>>>(a, b, c, nx, ny);
+      },
+      "sum2d_vs_copy");
+}
+
+TEST_F(ScalabilityPerformance, GridStrideOnAFullGpuReachesCopyBandwidth) {
+  const dim3 block(256, 1);
+  const dim3 grid = grid_with_blocks(kN, kN, block, unsigned(resident_blocks_per_sm(block) * device().sm_count));
+  reaches_copy_bandwidth(
+      "sumMatrixGridStride", grid, block,
+      [&](const float *a, const float *b, float *c, int nx, int ny) {
+        sumMatrixGridStride<<<grid, block>>>(a, b, c, nx, ny);
+      },
+      "gridstride_vs_copy");
+}
+
+}  // namespace

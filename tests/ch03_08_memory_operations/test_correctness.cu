@@ -1,0 +1,33 @@
+// ch03_08 correctness: sumMatrixCoalesced for any matrix size and block shape.
+#include "matrix_check.cuh"
+#include "memory_operations.cuh"
+
+namespace {
+
+struct Size {
+  int nx, ny;
+};
+const Size kSizes[] = {{1, 1}, {17, 33}, {1000, 3}, {3, 1000}, {333, 517}};
+
+class CoalescedCorrectness : public cudalab::GpuTest, public ::testing::WithParamInterface<dim3> {};
+
+TEST_P(CoalescedCorrectness, RightForAnyMatrixSize) {
+  const dim3 block = GetParam();
+  for (const Size &s : kSizes) {
+    const std::string error = sum_matrix_error(
+        "sumMatrixCoalesced",
+        [&](const float *a, const float *b, float *c, int nx, int ny) {
+          sumMatrixCoalesced<<<grid_for(nx, ny, block), block>>>(a, b, c, nx, ny);
+        },
+        s.nx, s.ny, "block=" + shape(block), seed() + s.nx);
+    if (!error.empty()) GTEST_FAIL() << error;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Coalesced, CoalescedCorrectness,
+                         ::testing::Values(dim3(32, 32), dim3(32, 16), dim3(16, 16), dim3(4, 64), dim3(256, 1)),
+                         [](const auto &info) {
+                           return "block" + std::to_string(info.param.x) + "x" + std::to_string(info.param.y);
+                         });
+
+}  // namespace

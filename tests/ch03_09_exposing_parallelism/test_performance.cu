@@ -1,0 +1,105 @@
+// ch03_09 performance: the block-shape sweep. The heuristic's pick must run within a margin of
+// the fastest shape this run measures (timed with the test's own kernel), and your kernel at its
+// best shape must approach the copy bandwidth -- each measured side by side in one process.
+#include "matrix_check.cuh"
+#include "shapes.cuh"
+
+#include <cstdio>
+
+namespace {
+
+struct Matrix {
+  const char *name;
+  int nx, ny;
+};
+
+/// Sweeps every valid candidate shape with @p kernel; returns the fastest (median of 7 runs).
+dim3 fastest_shape(const LaunchLimits &l, BigMatrix &m, void (*kernel)(const float *, const float *, float *, int, int),
+                   std::string *table) {
+  dim3 best(0, 0);
+  double best_ms = 1e30;
+  cudalab::TimingOptions quick;
+  quick.warmup = 2;
+  quick.reps = 7;
+  char line[160];
+  for (dim3 b : candidate_shapes()) {
+    if (!invalid_reason(l, m.nx(), m.ny(), b).empty()) continue;
+    const dim3 g = grid_for(m.nx(), m.ny(), b);
+    cudalab::TimingStats t =
+        cudalab::time_kernel([&] { kernel<<<g, b>>>(m.A(), m.B(), m.C(), m.nx(), m.ny()); }, quick);
+    if (!t.ok) continue;
+    std::snprintf(line, sizeof line, "[ CUDALAB  ]   block (%4u,%2u): %8.3f ms %6.0f GB/s\n", b.x, b.y, t.median_ms,
+                  cudalab::gbs(m.bytes(), t.median_ms));
+    *table += line;
+    if (t.median_ms < best_ms) best_ms = t.median_ms, best = b;
+  }
+  return best;
+}
+
+class PickWithinMarginOfBest : public cudalab::GpuTest, public ::testing::WithParamInterface<Matrix> {};
+
+TEST_P(PickWithinMarginOfBest, Sweep) {
+  const Matrix &mat = GetParam();
+  LaunchLimits l;
+  CUDALAB_ASSERT_OK(runtime_limits(&l));
+  const dim3 pick = pick_block_shape(l, mat.nx, mat.ny);
+  if (std::string bad = invalid_reason(l, mat.nx, mat.ny, pick); !bad.empty())
+    GTEST_FAIL() << "pick_block_shape(" << mat.nx << " x " << mat.ny << ") = " << shape(pick)
+                 << " cannot be launched: " << bad;
+  BigMatrix m;
+  CUDALAB_ASSERT_OK(m.init(mat.nx, mat.ny, seed()));
+  std::string table;
+  const dim3 best = fastest_shape(l, m, sumMatrixReference, &table);
+  if (best.x == 0) GTEST_FAIL() << "no candidate shape could be timed for " << mat.nx << " x " << mat.ny;
+  const dim3 gb = grid_for(mat.nx, mat.ny, best), gp = grid_for(mat.nx, mat.ny, pick);
+  cudalab::TimingOptions opts;
+  opts.reps = 21;
+  cudalab::Comparison cmp =
+      cudalab::compare_kernels([&] { sumMatrixReference<<<gb, best>>>(m.A(), m.B(), m.C(), mat.nx, mat.ny); },
+                               [&] { sumMatrixReference<<<gp, pick>>>(m.A(), m.B(), m.C(), mat.nx, mat.ny); }, opts);
+  cudalab::expect_speedup({"your pick " + shape(pick) + " on " + mat.name, "the fastest measured shape " + shape(best),
+                           cmp, cudalab::threshold("pick_vs_best"), "pick_vs_best", m.bytes()});
+  // After the [ PERF ] line: ctest keeps only the first 1 KB of a passing test's output.
+  std::printf("[ CUDALAB  ] sweep of %d x %d with the reference kernel:\n%s", mat.nx, mat.ny, table.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(BlockShapeSweep, PickWithinMarginOfBest,
+                         ::testing::Values(Matrix{"square_16384x16384", 16384, 16384},
+                                           Matrix{"narrow_100x1000003", 100, 1000003},
+                                           Matrix{"wide_4194305x60", (1 << 22) + 1, 60},
+                                           Matrix{"tall_64x2000003", 64, 2000003}),
+                         [](const auto &info) { return std::string(info.param.name); });
+
+class BlockShapeSweep : public cudalab::GpuTest {};
+
+TEST_F(BlockShapeSweep, YourKernelAtItsBestShapeReachesCopyBandwidth) {
+  const int n = 1 << 14;
+  LaunchLimits l;
+  CUDALAB_ASSERT_OK(runtime_limits(&l));
+  BigMatrix m;
+  CUDALAB_ASSERT_OK(m.init(n, n, seed()));
+  const std::string first = m.check(
+      "sumMatrixOnGPU2D",
+      [&](const float *a, const float *b, float *c, int nx, int ny) {
+        sumMatrixOnGPU2D<<<grid_for(nx, ny, dim3(32, 16)), dim3(32, 16)>>>(a, b, c, nx, ny);
+      },
+      "block=(32,16)");
+  if (!first.empty()) GTEST_FAIL() << "sumMatrixOnGPU2D is not timed until it is correct: " << first;
+  std::string table;
+  const dim3 best = fastest_shape(l, m, sumMatrixOnGPU2D, &table);
+  const dim3 g = grid_for(n, n, best);
+  const std::string error = m.check(
+      "sumMatrixOnGPU2D",
+      [&](const float *a, const float *b, float *c, int nx, int ny) { sumMatrixOnGPU2D<<<g, best>>>(a, b, c, nx, ny); },
+      "block=" + shape(best));
+  if (!error.empty()) GTEST_FAIL() << "sumMatrixOnGPU2D is not timed until it is correct: " << error;
+  cudalab::TimingOptions opts;
+  opts.reps = 21;
+  cudalab::Comparison cmp = cudalab::compare_kernels(
+      [&] { m.copy_same_traffic(); }, [&] { sumMatrixOnGPU2D<<<g, best>>>(m.A(), m.B(), m.C(), n, n); }, opts);
+  cudalab::expect_speedup({"sumMatrixOnGPU2D at its best shape " + shape(best), "cudaMemcpy of the same bytes", cmp,
+                           cudalab::threshold("best_vs_copy"), "best_vs_copy", m.bytes()});
+  std::printf("[ CUDALAB  ] sweep of %d x %d with your sumMatrixOnGPU2D:\n%s", n, n, table.c_str());
+}
+
+}  // namespace

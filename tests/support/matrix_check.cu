@@ -1,0 +1,149 @@
+#include "matrix_check.cuh"
+
+#include <sstream>
+#include <vector>
+
+namespace {
+
+constexpr std::size_t kGuard = 4096;  // poisoned floats after C
+
+__device__ __host__ inline float hash_float(std::uint64_t seed, std::uint64_t i) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (i + 1);  // splitmix64
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return float(z >> 40) / float(1 << 24) * 2.0f - 1.0f;  // [-1, 1)
+}
+
+__global__ void fill_kernel(float *p, std::size_t n, std::uint64_t seed) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    p[i] = hash_float(seed, i);
+}
+
+// Counts elements with C != A + B (bitwise) and records the smallest wrong index.
+__global__ void check_kernel(const float *A, const float *B, const float *C, std::size_t n, unsigned long long *wrong,
+                             unsigned long long *first) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const float want = A[i] + B[i];
+    if (__float_as_uint(want) != __float_as_uint(C[i])) {
+      atomicAdd(wrong, 1ull);
+      atomicMin(first, static_cast<unsigned long long>(i));
+    }
+  }
+}
+
+std::string where(std::size_t idx, int nx) {
+  std::ostringstream os;
+  os << "(ix=" << idx % nx << ", iy=" << idx / nx << ") = index " << idx;
+  return os.str();
+}
+
+std::string launch_error(const std::string &name, const std::string &ctx) {
+  cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) return cudalab::describe_error(err, name.c_str(), __FILE__, __LINE__) + " (" + ctx + ")";
+  return "";
+}
+
+}  // namespace
+
+std::string shape(dim3 d) {
+  std::ostringstream os;
+  os << "(" << d.x << "," << d.y;
+  if (d.z != 1) os << "," << d.z;
+  os << ")";
+  return os.str();
+}
+
+std::string sum_matrix_error(const std::string &name, const MatrixLaunch &launch, int nx, int ny,
+                             const std::string &config, std::uint64_t seed) {
+  const std::size_t n = std::size_t(nx) * ny;
+  std::ostringstream ctx;
+  ctx << "nx=" << nx << " ny=" << ny << " " << config << " seed=" << seed;
+  const std::vector<float> a = cudalab::random_floats(n, -1.f, 1.f, seed);
+  const std::vector<float> b = cudalab::random_floats(n, -1.f, 1.f, seed ^ 0x5bd1e995u);
+  cudalab::DeviceBuffer<float> da, db, dc;
+  cudaError_t err = da.upload(a);
+  if (err == cudaSuccess) err = db.upload(b);
+  if (err == cudaSuccess) err = dc.allocate(n + kGuard);
+  if (err == cudaSuccess) err = dc.poison();
+  if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
+
+  launch(da.get(), db.get(), dc.get(), nx, ny);
+  if (std::string e = launch_error(name, ctx.str()); !e.empty()) return e;
+
+  std::vector<float> c;
+  if ((err = dc.download(&c)) != cudaSuccess) return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
+  std::ostringstream msg;
+  for (std::size_t i = 0; i < kGuard; ++i) {
+    if (!cudalab::is_poison(c[n + i])) {
+      msg << name << " wrote past the end of C: element " << n + i << " (nx*ny = " << n
+          << ") was written; guard every access with ix < nx && iy < ny (" << ctx.str() << ")";
+      return msg.str();
+    }
+  }
+  std::size_t first = n, wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const float want = a[i] + b[i];
+    if (!(c[i] == want)) {
+      if (wrong++ == 0) first = i;
+    }
+  }
+  if (wrong == 0) return "";
+  msg << name << ": wrong result at " << where(first, nx) << ": expected " << a[first] + b[first] << ", got "
+      << c[first];
+  if (cudalab::is_poison(c[first])) msg << " (never written: still the poison value)";
+  msg << "; " << wrong << " of " << n << " wrong (" << ctx.str() << ")";
+  return msg.str();
+}
+
+cudaError_t BigMatrix::init(int nx, int ny, std::uint64_t seed) {
+  nx_ = nx;
+  ny_ = ny;
+  n_ = std::size_t(nx) * ny;
+  seed_ = seed;
+  cudaError_t err = buf_.allocate(3 * n_);
+  if (err != cudaSuccess) return err;
+  fill_kernel<<<1024, 256>>>(buf_.get(), 2 * n_, seed);
+  err = cudaGetLastError();
+  return err == cudaSuccess ? cudaDeviceSynchronize() : err;
+}
+
+std::string BigMatrix::check(const std::string &name, const MatrixLaunch &launch, const std::string &config) {
+  std::ostringstream ctx;
+  ctx << "nx=" << nx_ << " ny=" << ny_ << " " << config << " seed=" << seed_;
+  // Restore A and B (a copy_same_traffic() may have overwritten B), poison C.
+  fill_kernel<<<1024, 256>>>(buf_.get(), 2 * n_, seed_);
+  cudaError_t err = cudaMemset(C(), cudalab::kPoisonByte, n_ * sizeof(float));
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
+  launch(A(), B(), C(), nx_, ny_);
+  if (std::string e = launch_error(name, ctx.str()); !e.empty()) return e;
+
+  cudalab::DeviceBuffer<unsigned long long> counters;
+  if ((err = counters.upload({0ull, ~0ull})) != cudaSuccess)
+    return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
+  check_kernel<<<1024, 256>>>(A(), B(), C(), n_, counters.get(), counters.get() + 1);
+  std::vector<unsigned long long> result;
+  err = cudaGetLastError();
+  if (err == cudaSuccess) err = counters.download(&result);
+  if (err != cudaSuccess) return cudalab::describe_error(err, "device-side check", __FILE__, __LINE__);
+  if (result[0] == 0) return "";
+  const std::size_t i = result[1];
+  float a = 0, b = 0, c = 0;
+  cudaMemcpy(&a, A() + i, sizeof a, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&b, B() + i, sizeof b, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&c, C() + i, sizeof c, cudaMemcpyDeviceToHost);
+  std::ostringstream msg;
+  msg << name << ": wrong result at " << where(i, nx_) << ": expected " << a + b << ", got " << c;
+  if (cudalab::is_poison(c)) msg << " (never written: still the poison value)";
+  msg << "; " << result[0] << " of " << n_ << " wrong (" << ctx.str() << ")";
+  return msg.str();
+}
+
+void BigMatrix::copy_same_traffic() const {
+  const std::size_t half = 3 * n_ / 2;  // floats
+  cudaMemcpyAsync(buf_.get() + (3 * n_ - half), buf_.get(), half * sizeof(float), cudaMemcpyDeviceToDevice);
+}

@@ -1,0 +1,52 @@
+/// @file matrix_check.cuh
+/// @brief Test support for the sumMatrix labs (ch03_07, ch03_08, ch03_09): run a kernel on a small
+/// guarded matrix and compare with the CPU; a big matrix for the performance tests with a device-side
+/// check, and the copy of the same number of bytes that the bandwidth ratios are measured against.
+#pragma once
+
+#include "cudalab/testing.cuh"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+/// Launches one sumMatrix kernel on (A, B, C, nx, ny); grid and block are the launcher's business.
+using MatrixLaunch = std::function<void(const float *, const float *, float *, int, int)>;
+
+/// @brief Runs @p launch once on nx x ny fresh random floats (from @p seed) and returns what is
+/// wrong ("" if nothing): a launch or execution error, a write past element nx*ny - 1 (C is
+/// followed by a poisoned guard region), or the first element (ix, iy) where C != A + B.
+/// @p config ("block=(32,16)") goes into the message with nx, ny and the seed.
+std::string sum_matrix_error(const std::string &name, const MatrixLaunch &launch, int nx, int ny,
+                             const std::string &config, std::uint64_t seed);
+
+/// @brief "(32,16)" for a block or grid shape.
+std::string shape(dim3 d);
+
+/// @brief A big matrix on the device for the performance tests: A, B and C in one allocation
+/// (A | B | C), filled on the device from a seed, so 16384 x 16384 needs no host copy.
+class BigMatrix {
+ public:
+  /// @brief Allocates and fills A and B with random floats in [-1, 1) from @p seed.
+  cudaError_t init(int nx, int ny, std::uint64_t seed);
+  /// @brief Poisons C, runs @p launch once and checks every element on the device: "" if
+  /// C == A + B everywhere, else the first wrong (ix, iy) with expected and actual values.
+  std::string check(const std::string &name, const MatrixLaunch &launch, const std::string &config);
+  /// @brief Enqueues a device-to-device copy that moves as many bytes as one sumMatrix pass
+  /// (1.5 n floats read, 1.5 n written): the first half of A | B | C onto the second half.
+  /// It overwrites B and C; use it only for timing, after check().
+  void copy_same_traffic() const;
+  /// @brief Bytes one sumMatrix pass moves: read A and B, write C.
+  double bytes() const { return 3.0 * double(n_) * sizeof(float); }
+  const float *A() const { return buf_.get(); }       ///< device pointer to A
+  const float *B() const { return buf_.get() + n_; }  ///< device pointer to B
+  float *C() const { return buf_.get() + 2 * n_; }    ///< device pointer to C
+  int nx() const { return nx_; }                      ///< columns (contiguous dimension)
+  int ny() const { return ny_; }                      ///< rows
+
+ private:
+  cudalab::DeviceBuffer<float> buf_;
+  int nx_ = 0, ny_ = 0;
+  std::size_t n_ = 0;
+  std::uint64_t seed_ = 0;
+};
