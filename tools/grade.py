@@ -168,7 +168,12 @@ def attach_build_errors(results: list[Result], build_log: Path | None) -> None:
     for r in results:
         if r.status != "not built":
             continue
-        mine = [i for i, line in enumerate(log) if re.search(r"\b(error|Error)\b", line) and f"/{r.lab}/" in line]
+        mine = [i for i, line in enumerate(log) if "error:" in line and f"/{r.lab}/" in line]  # compiler
+        for k, line in enumerate(log):  # nvcc: "N errors detected in the compilation of <file>"
+            if not mine and "detected in the compilation of" in line and f"/{r.lab}/" in line:
+                start = max((j for j in range(k) if log[j].startswith("[")), default=0)
+                mine = [j for j in range(start, k) if "error" in log[j]][:1]
+        mine = mine or [i for i, line in enumerate(log) if re.search(r"\b(error|Error)\b", line) and f"/{r.lab}/" in line]
         if mine:
             first = log[mine[0]].strip()
             r.reason = f"did not build: {first[:300]}"

@@ -178,9 +178,11 @@ def build_and_grade(out: Path, build: Path, selected: list[str]) -> str:
 def grade_submission(submission: Path, out: Path, only: list[str] | None = None) -> int:
     out = out.resolve()
     labs = {p.name for p in (ROOT / "labs").iterdir() if p.is_dir()}
-    selected = sorted(set(only) & labs) if only else sorted(labs)
     notes: list[str] = []
     files = collect(submission, labs, notes)
+    if only == ["submitted"]:  # the labs the submission has files for
+        only = sorted({rel.parts[0] for rel in files}) or sorted(labs)
+    selected = sorted(set(only) & labs) if only else sorted(labs)
     tree, build = prepare(out, selected)
     overlay(tree, files, selected, notes)
     table = build_and_grade(out, build, selected)
@@ -196,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("submission", type=Path)
     parser.add_argument("--out", type=Path, help="work directory (default build/submissions/<name>)")
-    parser.add_argument("--labs", nargs="*", help="grade only these labs")
+    parser.add_argument("--labs", nargs="*",
+                        help="grade only these labs ('submitted': the labs the submission has files for)")
     args = parser.parse_args(argv)
     if not args.submission.exists():
         print(f"grade_submission: {args.submission} does not exist")

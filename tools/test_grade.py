@@ -99,7 +99,8 @@ class GradeTest(unittest.TestCase):
 
     def test_build_errors_are_attached(self):
         log = self.root / "build.log"
-        log.write_text(f"[ 50%] Building CUDA object\n/src/labs/{LAB}/k.cu(12): error: identifier \"x\" is undefined\n")
+        log.write_text(f"[ 50%] Building CUDA object\ngmake[2]: *** [tests/{LAB}/CMakeFiles/x.dir/k.cu.o] Error 2\n"
+                       f"/src/labs/{LAB}/k.cu(12): error: identifier \"x\" is undefined\n")
         results = list(self.results.values())
         grade.attach_build_errors(results, log)
         r = self.results[f"{LAB}_performance_gpu_NOT_BUILT"]
