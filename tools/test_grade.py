@@ -29,7 +29,7 @@ no usable CUDA GPU on this machine
   <testcase name="tools.grade_selftest" classname="a" time="0" status="run"/>
 </testsuite>
 """
-GRADING = {"points": [{"match": "Perf.*", "points": 5}, {"match": "Sum.*", "points": 2}]}
+GRADING = {"total_points": 30, "points": [{"match": "Perf.*", "points": 5}, {"match": "Sum.*", "points": 2}]}
 LABELS = {f"{LAB}.Sum.{t}": [LAB, "correctness", "gpu"] for t in ("Small", "Large", "Hangs", "Crashes")}
 LABELS[f"{LAB}.Perf.Fast"] = LABELS[f"{LAB}.Perf.Slow"] = [LAB, "performance", "gpu"]
 
@@ -71,15 +71,16 @@ class GradeTest(unittest.TestCase):
     def test_not_built_is_reported(self):
         r = self.results[f"{LAB}_performance_gpu_NOT_BUILT"]
         self.assertEqual((r.status, r.kind), ("not built", "performance"))
+        self.assertEqual((r.points, r.max_points), (0, 30 - 18))  # total_points minus the known tests
         self.assertIn("did not build", r.reason)
 
     def test_table_and_junit(self):
         results = list(self.results.values())
         scores = grade.summarize(results, self.manifest)
         self.assertEqual(scores[LAB].correctness, [2.0, 8.0])
-        self.assertEqual(scores[LAB].performance, [0.0, 10.0])
+        self.assertEqual(scores[LAB].performance, [0.0, 22.0])
         table = grade.render(results, scores, "test GPU")
-        self.assertIn("2/18", table)
+        self.assertIn("2/30", table)
         self.assertIn("FAIL reduceX vs base: 2.000 ms vs 2.100 ms, speed-up 1.05x", table)
         self.assertIn("SKIP 1 test(s): no usable CUDA GPU", table)
         grade.write_junit(results, scores, "test GPU", self.root / "grade.xml")
