@@ -5,6 +5,8 @@
 #                              reference is selected (CUDALAB_USE_SOLUTIONS or CUDALAB_SOLUTIONS)
 #                              and present, otherwise from labs/<lab>/
 #     [DEMO <file>]            a demo program in labs/<lab>/ (built as <lab>_demo, not a test)
+#     [DEMO_USES <lab>...]     earlier labs whose (student) kernels the demo also runs; without
+#                              them in the build (CUDALAB_LABS) the demo is left out
 #     [HOST_TESTS <file>...]   GoogleTest sources that need no GPU    labels: <lab> correctness host
 #     [GPU_TESTS <file>...]    correctness tests on the GPU           labels: <lab> correctness gpu
 #     [PERF_TESTS <file>...]   performance tests on the GPU           labels: <lab> performance gpu
@@ -109,7 +111,7 @@ endfunction()
 
 function(cudalab_add_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "SEPARABLE" "DEMO;TIMEOUT;PERF_TIMEOUT;SANITIZER_DRIVER"
-                        "SOURCES;HOST_TESTS;GPU_TESTS;PERF_TESTS;TEST_SOURCES;LIBRARIES;SANITIZER_CHECKS")
+                        "SOURCES;HOST_TESTS;GPU_TESTS;PERF_TESTS;TEST_SOURCES;LIBRARIES;SANITIZER_CHECKS;DEMO_USES")
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT ${CUDALAB_TEST_TIMEOUT})
   endif()
@@ -218,13 +220,19 @@ function(cudalab_add_lab lab)
     endforeach()
   endif()
 
+  foreach(used IN LISTS ARG_DEMO_USES)
+    if(ARG_DEMO AND NOT TARGET ${used})
+      message(STATUS "cuda-labs: ${lab}: demo left out (it runs ${used}'s kernels, not in this build)")
+      unset(ARG_DEMO)
+    endif()
+  endforeach()
   if(ARG_DEMO)
     add_executable(${lab}_demo ${CUDALAB_LABS_DIR}/${lab}/${ARG_DEMO})
     cudalab_cuda_target(${lab}_demo)
     if(ARG_SEPARABLE)
       set_target_properties(${lab}_demo PROPERTIES CUDA_SEPARABLE_COMPILATION ON)
     endif()
-    target_link_libraries(${lab}_demo PRIVATE ${lab})
+    target_link_libraries(${lab}_demo PRIVATE ${lab} ${ARG_DEMO_USES})
     # Opt-in profiler feedback (`ctest -L profile`): the demo's kernels under Nsight Compute.
     if(Python3_FOUND)
       find_program(CUDALAB_NCU ncu HINTS ${CUDAToolkit_BIN_DIR})

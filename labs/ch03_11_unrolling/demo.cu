@@ -3,8 +3,9 @@
 //   ./ch03_11_unrolling_demo [block=512] [--csv]
 //
 // Prints, for 2^24 ints: time, GB/s, % of the measured copy bandwidth, step and cumulative
-// speed-up of your five kernels (cumulative from reduceInterleaved, ch03_10's best, which the demo
-// carries its own copy of), beside the book's Tesla M2070 (Fermi) figures.
+// speed-up of your five kernels (cumulative from your reduceInterleaved, ch03_10's best), beside
+// the book's Tesla M2070 (Fermi) figures.
+#include "reduction.cuh"
 #include "unrolling.cuh"
 
 #include "cudalab/buffer.cuh"
@@ -17,18 +18,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-
-/// ch03_10's reduceInterleaved (fixed for any n): the starting point of the table.
-__global__ void reduceInterleaved(int *g_idata, int *g_odata, unsigned int n) {
-  unsigned int tid = threadIdx.x, start = blockIdx.x * blockDim.x;
-  int *idata = g_idata + start;
-  unsigned int count = min(blockDim.x, n - start);
-  for (unsigned int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-    if (tid < stride && tid + stride < count) idata[tid] += idata[tid + stride];
-    __syncthreads();
-  }
-  if (tid == 0) g_odata[blockIdx.x] = idata[0];
-}
 
 int main(int argc, char **argv) {
   unsigned int block = 512;

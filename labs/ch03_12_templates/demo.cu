@@ -4,9 +4,10 @@
 //
 // For 2^24 ints and each block size 64 ... 1024: time, GB/s and % of the measured copy bandwidth of
 // reduceCompleteUnroll<block> (through your launch_complete_unroll) and of ch03_11's
-// reduceCompleteUnrollWarps8 (the demo's own copy), their ratio, and the book's figures. Then one
+// your reduceCompleteUnrollWarps8 from ch03_11, their ratio, and the book's figures. Then one
 // unsupported block size, to show the launcher's error.
 #include "templates.cuh"
+#include "unrolling.cuh"
 
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
@@ -18,41 +19,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-
-/// ch03_11's reduceCompleteUnrollWarps8: the same steps, decided at run time from blockDim.x.
-__global__ void reduceCompleteUnrollWarps8(int *g_idata, int *g_odata, unsigned int n) {
-  __shared__ int smem[1024];
-  unsigned int tid = threadIdx.x, idx = blockIdx.x * blockDim.x * 8 + tid;
-  int sum = 0;
-  if (idx + 7 * blockDim.x < n) {  // all eight elements exist: eight independent loads
-    int a1 = g_idata[idx];
-    int a2 = g_idata[idx + blockDim.x];
-    int a3 = g_idata[idx + 2 * blockDim.x];
-    int a4 = g_idata[idx + 3 * blockDim.x];
-    int b1 = g_idata[idx + 4 * blockDim.x];
-    int b2 = g_idata[idx + 5 * blockDim.x];
-    int b3 = g_idata[idx + 6 * blockDim.x];
-    int b4 = g_idata[idx + 7 * blockDim.x];
-    sum = a1 + a2 + a3 + a4 + b1 + b2 + b3 + b4;
-  } else {
-    for (unsigned int k = 0; k < 8 && idx + k * blockDim.x < n; ++k) sum += g_idata[idx + k * blockDim.x];
-  }
-  smem[tid] = sum;
-  __syncthreads();
-  if (blockDim.x >= 1024 && tid < 512) smem[tid] += smem[tid + 512];
-  __syncthreads();
-  if (blockDim.x >= 512 && tid < 256) smem[tid] += smem[tid + 256];
-  __syncthreads();
-  if (blockDim.x >= 256 && tid < 128) smem[tid] += smem[tid + 128];
-  __syncthreads();
-  if (blockDim.x >= 128 && tid < 64) smem[tid] += smem[tid + 64];
-  __syncthreads();
-  if (tid < 32) {
-    int v = smem[tid] + smem[tid + 32];
-    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
-    if (tid == 0) g_odata[blockIdx.x] = v;
-  }
-}
 
 int main(int argc, char **argv) {
   const bool csv = argc > 1 && std::strcmp(argv[1], "--csv") == 0;

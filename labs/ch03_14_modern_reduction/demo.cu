@@ -3,9 +3,12 @@
 //
 //   ./ch03_14_modern_reduction_demo [--csv]
 //
-// The ch03_10-ch03_12 kernels are reference copies kept in this file (so the table does not depend
-// on how far you are in those labs); the ch03_14 rows are your kernels.
+// Every row is your kernel: ch03_10 to ch03_12 from those labs (a lab you have not done yet shows
+// as a wrong sum), ch03_14 from this one.
 #include "modern_reduction.cuh"
+#include "reduction.cuh"
+#include "templates.cuh"
+#include "unrolling.cuh"
 
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
@@ -24,246 +27,6 @@
 #include <vector>
 
 namespace {
-
-// ---- ch03_10: divergence (in place, chunk = blockDim.x) ----------------------------------------
-__global__ void reduceNeighbored(int *g_idata, int *g_odata, unsigned int n) {
-  unsigned int tid = threadIdx.x, start = blockIdx.x * blockDim.x, count = min(blockDim.x, n - start);
-  int *idata = g_idata + start;
-  for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
-    if ((tid % (2 * stride)) == 0 && tid + stride < count) idata[tid] += idata[tid + stride];
-    __syncthreads();
-  }
-  if (tid == 0) g_odata[blockIdx.x] = idata[0];
-}
-
-__global__ void reduceNeighboredLess(int *g_idata, int *g_odata, unsigned int n) {
-  unsigned int tid = threadIdx.x, start = blockIdx.x * blockDim.x, count = min(blockDim.x, n - start);
-  int *idata = g_idata + start;
-  for (unsigned int stride = 1; stride < blockDim.x; stride *= 2) {
-    unsigned int index = 2 * stride * tid;
-    if (index + stride < count) idata[index] += idata[index + stride];
-    __syncthreads();
-  }
-  if (tid == 0) g_odata[blockIdx.x] = idata[0];
-}
-
-__global__ void reduceInterleaved(int *g_idata, int *g_odata, unsigned int n) {
-  unsigned int tid = threadIdx.x, start = blockIdx.x * blockDim.x, count = min(blockDim.x, n - start);
-  int *idata = g_idata + start;
-  for (unsigned int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-    if (tid < stride && tid + stride < count) idata[tid] += idata[tid + stride];
-    __syncthreads();
-  }
-  if (tid == 0) g_odata[blockIdx.x] = idata[0];
-}
-
-// ---- ch03_11/12: unrolling, the reference kernels of those labs (chunk = U * blockDim.x) ----
-__global__ void reduceUnrolling2(int *g_idata, int *g_odata, unsigned int n) {
-  unsigned int tid = threadIdx.x;
-  unsigned int start = blockIdx.x * blockDim.x * 2;
-  unsigned int idx = start + tid;
-  int *idata = g_idata + start;
-
-  // unroll: add the second data block onto the first (if that element exists)
-  if (idx + blockDim.x < n) g_idata[idx] += g_idata[idx + blockDim.x];
-  __syncthreads();
-
-  // column tid holds a value only if its first element exists
-  unsigned int count = min(blockDim.x, n - start);
-  for (unsigned int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-    if (tid < stride && tid + stride < count) idata[tid] += idata[tid + stride];
-    __syncthreads();
-  }
-  if (tid == 0) g_odata[blockIdx.x] = idata[0];
-}
-
-__global__ void reduceUnrolling4(int *g_idata, int *g_odata, unsigned int n) {
-  unsigned int tid = threadIdx.x;
-  unsigned int start = blockIdx.x * blockDim.x * 4;
-  unsigned int idx = start + tid;
-  int *idata = g_idata + start;
-
-  if (idx + 3 * blockDim.x < n) {  // all four elements exist: four independent loads
-    int a1 = g_idata[idx];
-    int a2 = g_idata[idx + blockDim.x];
-    int a3 = g_idata[idx + 2 * blockDim.x];
-    int a4 = g_idata[idx + 3 * blockDim.x];
-    g_idata[idx] = a1 + a2 + a3 + a4;
-  } else if (idx < n) {  // the ragged last chunk: add the ones that exist
-    int sum = 0;
-    for (unsigned int k = 0; k < 4 && idx + k * blockDim.x < n; ++k) sum += g_idata[idx + k * blockDim.x];
-    g_idata[idx] = sum;
-  }
-  __syncthreads();
-
-  unsigned int count = min(blockDim.x, n - start);
-  for (unsigned int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-    if (tid < stride && tid + stride < count) idata[tid] += idata[tid + stride];
-    __syncthreads();
-  }
-  if (tid == 0) g_odata[blockIdx.x] = idata[0];
-}
-
-__global__ void reduceUnrolling8(int *g_idata, int *g_odata, unsigned int n) {
-  unsigned int tid = threadIdx.x;
-  unsigned int start = blockIdx.x * blockDim.x * 8;
-  unsigned int idx = start + tid;
-  int *idata = g_idata + start;
-
-  if (idx + 7 * blockDim.x < n) {
-    int a1 = g_idata[idx];
-    int a2 = g_idata[idx + blockDim.x];
-    int a3 = g_idata[idx + 2 * blockDim.x];
-    int a4 = g_idata[idx + 3 * blockDim.x];
-    int b1 = g_idata[idx + 4 * blockDim.x];
-    int b2 = g_idata[idx + 5 * blockDim.x];
-    int b3 = g_idata[idx + 6 * blockDim.x];
-    int b4 = g_idata[idx + 7 * blockDim.x];
-    g_idata[idx] = a1 + a2 + a3 + a4 + b1 + b2 + b3 + b4;
-  } else if (idx < n) {
-    int sum = 0;
-    for (unsigned int k = 0; k < 8 && idx + k * blockDim.x < n; ++k) sum += g_idata[idx + k * blockDim.x];
-    g_idata[idx] = sum;
-  }
-  __syncthreads();
-
-  unsigned int count = min(blockDim.x, n - start);
-  for (unsigned int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
-    if (tid < stride && tid + stride < count) idata[tid] += idata[tid + stride];
-    __syncthreads();
-  }
-  if (tid == 0) g_odata[blockIdx.x] = idata[0];
-}
-
-__global__ void reduceUnrollWarps8(int *g_idata, int *g_odata, unsigned int n) {
-  __shared__ int smem[1024];
-  unsigned int tid = threadIdx.x;
-  unsigned int idx = blockIdx.x * blockDim.x * 8 + tid;
-
-  // unroll 8 into a register, then stage the column sum in shared memory (0 if it has no element)
-  int sum = 0;
-  if (idx + 7 * blockDim.x < n) {
-    int a1 = g_idata[idx];
-    int a2 = g_idata[idx + blockDim.x];
-    int a3 = g_idata[idx + 2 * blockDim.x];
-    int a4 = g_idata[idx + 3 * blockDim.x];
-    int b1 = g_idata[idx + 4 * blockDim.x];
-    int b2 = g_idata[idx + 5 * blockDim.x];
-    int b3 = g_idata[idx + 6 * blockDim.x];
-    int b4 = g_idata[idx + 7 * blockDim.x];
-    sum = a1 + a2 + a3 + a4 + b1 + b2 + b3 + b4;
-  } else {
-    for (unsigned int k = 0; k < 8 && idx + k * blockDim.x < n; ++k) sum += g_idata[idx + k * blockDim.x];
-  }
-  smem[tid] = sum;
-  __syncthreads();
-
-  for (unsigned int stride = blockDim.x / 2; stride > 32; stride >>= 1) {
-    if (tid < stride) smem[tid] += smem[tid + stride];
-    __syncthreads();
-  }
-
-  // the last warp: no block barrier, but every read of a neighbour's element is separated from
-  // that neighbour's next write by __syncwarp()
-  if (tid < 32) {
-    int v = smem[tid] + smem[tid + 32];
-    for (unsigned int offset = 16; offset > 0; offset >>= 1) {
-      __syncwarp();
-      smem[tid] = v;
-      __syncwarp();
-      v += smem[tid + offset];
-    }
-    if (tid == 0) g_odata[blockIdx.x] = v;
-  }
-}
-
-__global__ void reduceCompleteUnrollWarps8(int *g_idata, int *g_odata, unsigned int n) {
-  __shared__ int smem[1024];
-  unsigned int tid = threadIdx.x;
-  unsigned int idx = blockIdx.x * blockDim.x * 8 + tid;
-
-  int sum = 0;
-  if (idx + 7 * blockDim.x < n) {
-    int a1 = g_idata[idx];
-    int a2 = g_idata[idx + blockDim.x];
-    int a3 = g_idata[idx + 2 * blockDim.x];
-    int a4 = g_idata[idx + 3 * blockDim.x];
-    int b1 = g_idata[idx + 4 * blockDim.x];
-    int b2 = g_idata[idx + 5 * blockDim.x];
-    int b3 = g_idata[idx + 6 * blockDim.x];
-    int b4 = g_idata[idx + 7 * blockDim.x];
-    sum = a1 + a2 + a3 + a4 + b1 + b2 + b3 + b4;
-  } else {
-    for (unsigned int k = 0; k < 8 && idx + k * blockDim.x < n; ++k) sum += g_idata[idx + k * blockDim.x];
-  }
-  smem[tid] = sum;
-  __syncthreads();
-
-  // the interleaved loop, completely unrolled (blockDim.x is a power of two in [64, 1024])
-  if (blockDim.x >= 1024 && tid < 512) smem[tid] += smem[tid + 512];
-  __syncthreads();
-  if (blockDim.x >= 512 && tid < 256) smem[tid] += smem[tid + 256];
-  __syncthreads();
-  if (blockDim.x >= 256 && tid < 128) smem[tid] += smem[tid + 128];
-  __syncthreads();
-  if (blockDim.x >= 128 && tid < 64) smem[tid] += smem[tid + 64];
-  __syncthreads();
-
-  // the last warp with register shuffles: no shared memory, so nothing to race on
-  if (tid < 32) {
-    int v = smem[tid] + smem[tid + 32];
-    v += __shfl_down_sync(0xffffffffu, v, 16);
-    v += __shfl_down_sync(0xffffffffu, v, 8);
-    v += __shfl_down_sync(0xffffffffu, v, 4);
-    v += __shfl_down_sync(0xffffffffu, v, 2);
-    v += __shfl_down_sync(0xffffffffu, v, 1);
-    if (tid == 0) g_odata[blockIdx.x] = v;
-  }
-}
-
-template <unsigned int iBlockSize>
-__global__ void reduceCompleteUnroll(int *g_idata, int *g_odata, unsigned int n) {
-  __shared__ int smem[iBlockSize];
-  unsigned int tid = threadIdx.x;
-  unsigned int idx = blockIdx.x * iBlockSize * 8 + tid;
-
-  int sum = 0;
-  if (idx + 7 * iBlockSize < n) {
-    int a1 = g_idata[idx];
-    int a2 = g_idata[idx + iBlockSize];
-    int a3 = g_idata[idx + 2 * iBlockSize];
-    int a4 = g_idata[idx + 3 * iBlockSize];
-    int b1 = g_idata[idx + 4 * iBlockSize];
-    int b2 = g_idata[idx + 5 * iBlockSize];
-    int b3 = g_idata[idx + 6 * iBlockSize];
-    int b4 = g_idata[idx + 7 * iBlockSize];
-    sum = a1 + a2 + a3 + a4 + b1 + b2 + b3 + b4;
-  } else {
-    for (unsigned int k = 0; k < 8 && idx + k * iBlockSize < n; ++k) sum += g_idata[idx + k * iBlockSize];
-  }
-  smem[tid] = sum;
-  __syncthreads();
-
-  // decided at compile time: for iBlockSize = 256 the first two steps disappear
-  if (iBlockSize >= 1024 && tid < 512) smem[tid] += smem[tid + 512];
-  if (iBlockSize >= 1024) __syncthreads();
-  if (iBlockSize >= 512 && tid < 256) smem[tid] += smem[tid + 256];
-  if (iBlockSize >= 512) __syncthreads();
-  if (iBlockSize >= 256 && tid < 128) smem[tid] += smem[tid + 128];
-  if (iBlockSize >= 256) __syncthreads();
-  if (iBlockSize >= 128 && tid < 64) smem[tid] += smem[tid + 64];
-  if (iBlockSize >= 128) __syncthreads();
-
-  if (tid < 32) {
-    int v = smem[tid] + smem[tid + 32];
-    v += __shfl_down_sync(0xffffffffu, v, 16);
-    v += __shfl_down_sync(0xffffffffu, v, 8);
-    v += __shfl_down_sync(0xffffffffu, v, 4);
-    v += __shfl_down_sync(0xffffffffu, v, 2);
-    v += __shfl_down_sync(0xffffffffu, v, 1);
-    if (tid == 0) g_odata[blockIdx.x] = v;
-  }
-}
 
 // ---- ch03_14 ablation: reduceModern's structure with 4-byte loads ------------------------------
 __global__ void reduceGridStrideScalar(const int *g_idata, unsigned int n, int *g_sum) {
@@ -350,7 +113,7 @@ int main(int argc, char **argv) {
        [&] { return partial_total(g8); }},
       {"reduceCompleteUnrollWarps8", "ch03_11", 0.001280, [&] { reduceCompleteUnrollWarps8<<<g8, block>>>(w, o, n); },
        true, [&] { return partial_total(g8); }},
-      {"reduceCompleteUnroll<512>", "ch03_12", 0.001253, [&] { reduceCompleteUnroll<512><<<g8, block>>>(w, o, n); },
+      {"reduceCompleteUnroll<512>", "ch03_12", 0.001253, [&] { complete_unroll_kernel(512)<<<g8, block>>>(w, o, n); },
        true, [&] { return partial_total(g8); }},
       {"reduceShuffle8 (yours)", "ch03_14", 0, [&] { reduceShuffle8<<<g8, block>>>(in, o, n); }, false,
        [&] { return partial_total(g8); }},
