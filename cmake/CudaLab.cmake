@@ -247,3 +247,23 @@ function(cudalab_add_lab lab)
   # Register the lab for the grade step (see tests/CMakeLists.txt).
   set_property(GLOBAL APPEND PROPERTY CUDALAB_LABS "${lab}|${variant}|${CMAKE_CURRENT_SOURCE_DIR}/grading.json")
 endfunction()
+
+# cudalab_add_ncu_target(<lab> <source>): a test-side program that graded profiler tests run
+# under Nsight Compute (see common/testing/include/cudalab/ncu.hpp). Builds <lab>_profile_target
+# from tests/<lab>/<source> and compiles the paths of ncu and of that program into the lab's GPU
+# test binary (CUDALAB_NCU, CUDALAB_PROFILE_TARGET), for CUDALAB_RUN_NCU. Call it after
+# cudalab_add_lab(<lab> ... GPU_TESTS ...).
+function(cudalab_add_ncu_target lab source)
+  set(target ${lab}_profile_target)
+  add_executable(${target} ${source} ${CMAKE_CURRENT_BINARY_DIR}/${lab}_thresholds.cpp)
+  cudalab_cuda_target(${target})
+  target_link_libraries(${target} PRIVATE ${lab}_tests_support)
+  find_program(CUDALAB_NCU ncu HINTS ${CUDAToolkit_BIN_DIR} /usr/local/cuda/bin)
+  set(ncu "")
+  if(CUDALAB_NCU)
+    set(ncu "${CUDALAB_NCU}")
+  endif()
+  target_compile_definitions(${lab}_correctness_gpu PRIVATE
+    "CUDALAB_NCU=\"${ncu}\"" "CUDALAB_PROFILE_TARGET=\"$<TARGET_FILE:${target}>\"")
+  add_dependencies(${lab}_correctness_gpu ${target})
+endfunction()

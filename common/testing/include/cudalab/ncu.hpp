@@ -1,0 +1,61 @@
+/// @file ncu.hpp
+/// @brief Graded profiler checks: run a lab's profile-target program under Nsight Compute (ncu)
+/// and read the metrics per kernel. Used by tests that grade a hardware counter (divergent
+/// branches, sectors per request, global load instructions). Where ncu is missing or profiling
+/// is not permitted (ERR_NVGPUCTRPERM), the result says "skip" and the test is skipped, never
+/// passed.
+///
+/// The target program is built by cudalab_add_ncu_target() (cmake/CudaLab.cmake), which also
+/// compiles the paths of ncu and of the target into the lab's GPU test binary as CUDALAB_NCU and
+/// CUDALAB_PROFILE_TARGET. A target prints "[ CUDALAB  ] reason: ..." and exits 1 when the
+/// student's kernel is wrong (a wrong kernel earns no profile), and "[ CUDALAB  ] skipped: ..."
+/// without a GPU.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cudalab {
+
+/// @brief What one ncu run gave.
+struct NcuResult {
+  enum class Status { kOk, kSkip, kFail };
+  Status status = Status::kFail;  ///< kOk: metrics read; kSkip: cannot profile here; kFail: see message
+  std::string message;            ///< why it was skipped or failed (one line)
+  std::string command;            ///< the ncu command line that ran
+  std::string output;             ///< everything ncu and the target printed
+  /// kernel name (up to its first '(') -> metric name -> value (the last launch profiled)
+  std::map<std::string, std::map<std::string, double>> values;
+  /// @brief The value of @p metric for @p kernel, or -1 when ncu did not report it.
+  double get(const std::string &kernel, const std::string &metric) const;
+};
+
+/// @brief Runs `ncu --clock-control none --csv --print-units base -k regex:<kernel_regex>
+/// --metrics <metrics> <target> <args>` and parses its CSV output.
+/// @param ncu path of ncu ("" when it was not found at configure time: the result is a skip)
+/// @param target the profile-target program
+/// @param args arguments for the target (may be empty)
+/// @param kernel_regex which kernels to profile (ncu's -k regex:)
+/// @param metrics ncu metric names
+NcuResult run_ncu(const std::string &ncu, const std::string &target, const std::string &args,
+                  const std::string &kernel_regex, const std::vector<std::string> &metrics);
+
+/// @brief Prints one "[ PROFILE  ]" row per metric: the book's nvprof name, the ncu name and the
+/// value for each kernel in @p kernels.
+/// @param r the ncu result
+/// @param kernels kernel names (columns)
+/// @param rows pairs of (nvprof name, ncu metric name)
+void print_profile(const NcuResult &r, const std::vector<std::string> &kernels,
+                   const std::vector<std::pair<std::string, std::string>> &rows);
+
+}  // namespace cudalab
+
+/// In a GPU test: runs ncu on this lab's profile target (CUDALAB_NCU / CUDALAB_PROFILE_TARGET)
+/// into the NcuResult @p var; skips the test when profiling is not possible here and fails it
+/// when ncu or the target failed (a wrong student kernel: the target's reason).
+#define CUDALAB_RUN_NCU(var, args, kernel_regex, ...)                                                 \
+  const ::cudalab::NcuResult var =                                                                    \
+      ::cudalab::run_ncu(CUDALAB_NCU, CUDALAB_PROFILE_TARGET, args, kernel_regex, __VA_ARGS__);       \
+  if (var.status == ::cudalab::NcuResult::Status::kSkip) GTEST_SKIP() << var.message;                 \
+  if (var.status == ::cudalab::NcuResult::Status::kFail) GTEST_FAIL() << var.message
