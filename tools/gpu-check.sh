@@ -5,20 +5,25 @@
 #   * every skeleton correctness test must fail (skeletons are not solutions),
 #   * any test whose result is the same for skeleton and reference is listed: it cannot fail.
 #
-#   tools/gpu-check.sh [--repeat N] [-L <label regex>] [--no-demos]
+#   tools/gpu-check.sh [--repeat N] [-L <label regex>] [--no-demos] [-j N]
+#
+# -j N runs up to N correctness tests at once; tests that time kernels or run Nsight Compute are
+# RUN_SERIAL in CTest and still run alone (default 1: everything one at a time).
 #
 # Logs and score tables: build/gpu-check/. Exit status 0 only if the summary says OK.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repeat=1
 demos=1
+jobs=1
 label_args=()
 while (($#)); do
   case "$1" in
     --repeat) repeat="$2"; shift 2 ;;
     -L) label_args=(-L "$2"); shift 2 ;;
     --no-demos) demos=0; shift ;;
-    *) echo "usage: $0 [--repeat N] [-L label] [--no-demos]" >&2; exit 2 ;;
+    -j) jobs="$2"; shift 2 ;;
+    *) echo "usage: $0 [--repeat N] [-L label] [--no-demos] [-j N]" >&2; exit 2 ;;
   esac
 done
 out=build/gpu-check
@@ -55,13 +60,13 @@ done
 summaries=()
 for i in $(seq 1 "$repeat"); do
   echo "== reference run $i/$repeat"
-  ctest --preset check "${label_args[@]}" >"$out/check-$i.log" 2>&1
+  ctest --preset check -j "$jobs" "${label_args[@]}" >"$out/check-$i.log" 2>&1
   cp build/check/grade/summary.json "$out/check-$i.json"
   summaries+=("$out/check-$i.json")
   grep -E '^(ch|total|lab )' "$out/check-$i.log" | sed 's/^/   /'
 done
 echo "== skeleton run"
-ctest --preset grade "${label_args[@]}" >"$out/grade.log" 2>&1
+ctest --preset grade -j "$jobs" "${label_args[@]}" >"$out/grade.log" 2>&1
 cp build/grade/grade/summary.json "$out/grade.json"
 grep -E '^(ch|total|lab )' "$out/grade.log" | sed 's/^/   /'
 
