@@ -1,0 +1,53 @@
+/// @file intensity_check.cuh
+/// @brief Test support for ch04_01: intensityKernel and registerArrayKernel on guarded, poisoned
+/// buffers, compared with the CPU; and a large input for the timed tests, checked on the device.
+#pragma once
+
+#include "cudalab/testing.cuh"
+
+#include <cstdint>
+#include <string>
+
+/// @brief CPU reference of intensityKernel for one element: k times x = fma(x, a, b), each
+/// rounded once (std::fma), as the GPU's fmaf is.
+float intensity_cpu(float x, int k, float a, float b);
+
+/// @brief CPU reference of localArrayKernel / registerArrayKernel: the sum over the 16 hex digit
+/// values of (how often the digit occurs in v)^2.
+unsigned digit_square_sum(unsigned v);
+
+/// @brief Runs intensityKernel once on n fresh random floats with k, a, b drawn from @p seed,
+/// followed by a poisoned guard region; returns what is wrong ("" if nothing): the first wrong
+/// element (expected vs actual, poison noted), or a write past n. Messages name n, k, a, b, block,
+/// grid and the seed.
+std::string intensity_error(int n, int k, unsigned block, std::uint64_t seed);
+
+/// @brief Runs registerArrayKernel once on n fresh random 32-bit values (the first few chosen:
+/// 0, 0xFFFFFFFF, 0x12345678, 0x11111111, ...) with a poisoned guard region; returns what is
+/// wrong ("" if nothing).
+std::string register_array_error(int n, unsigned block, std::uint64_t seed);
+
+/// @brief n floats filled on the device from a seed, an output buffer, and a device-side check of
+/// intensityKernel's result (for inputs too large to check on the CPU quickly).
+class BigIntensity {
+ public:
+  /// @brief Allocates and fills the input (values in [-1, 1)) and the output (n floats each).
+  cudaError_t init(int n, std::uint64_t seed);
+  /// @brief Poisons the output, runs intensityKernel(k, a, b) with @p block threads per block
+  /// and checks every element on the device; "" when all are right, else the first wrong one.
+  std::string check(int k, float a, float b, unsigned block);
+  /// @brief One launch of intensityKernel (for timing).
+  void launch(int k, float a, float b, unsigned block) const;
+  /// @brief A device-to-device cudaMemcpy moving the same bytes as one intensityKernel run
+  /// (n floats read, n floats written).
+  void copy_same_bytes() const;
+  /// @brief Bytes one intensityKernel run moves: 8 per element.
+  double bytes() const { return 8.0 * n_; }
+  /// @brief Number of elements.
+  int n() const { return n_; }
+
+ private:
+  cudalab::DeviceBuffer<float> in_, out_;
+  int n_ = 0;
+  std::uint64_t seed_ = 0;
+};

@@ -1,0 +1,223 @@
+// Test support for ch04_02: the AoS baseline (a copy of the handed-out testInnerStruct, so the
+// baseline is the same for everyone) and the checks of readWriteOffset and testInnerArray.
+#include "layout_check.cuh"
+
+#include <cstring>
+#include <sstream>
+
+const char *const kFieldNames[8] = {"x", "y", "z", "vx", "vy", "vz", "mass", "charge"};
+
+__global__ void testInnerStructBaseline(const innerStruct *data, innerStruct *result, int n) {
+  const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < static_cast<unsigned int>(n)) {
+    const float x = data[i].x, y = data[i].y;
+    result[i].x = x + 10.f;
+    result[i].y = y + 20.f;
+  }
+}
+
+__global__ void packParticles(innerArray soa, innerStruct *aos, int n) {
+  const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < static_cast<unsigned int>(n)) {
+    innerStruct p;
+    p.x = soa.x[i];
+    p.y = soa.y[i];
+    p.z = soa.z[i];
+    p.vx = soa.vx[i];
+    p.vy = soa.vy[i];
+    p.vz = soa.vz[i];
+    p.mass = soa.mass[i];
+    p.charge = soa.charge[i];
+    aos[i] = p;
+  }
+}
+
+namespace {
+
+/// Launch or execution error of the kernel just launched, with @p ctx; "" if none.
+std::string launch_error(const char *name, const std::string &ctx) {
+  cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) return cudalab::describe_error(err, name, __FILE__, __LINE__) + " (" + ctx + ")";
+  return "";
+}
+
+std::string setup_error(cudaError_t err) { return cudalab::describe_error(err, "test setup", __FILE__, __LINE__); }
+
+float poison_float() {
+  float p;
+  std::memset(&p, cudalab::kPoisonByte, sizeof p);
+  return p;
+}
+
+/// First wrong element of @p got against @p want (bitwise): index, or -1 when all agree.
+long long first_mismatch(const std::vector<float> &want, const std::vector<float> &got, long long *wrong) {
+  long long first = -1;
+  *wrong = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (std::memcmp(&want[i], &got[i], sizeof(float)) != 0) {
+      if ((*wrong)++ == 0) first = static_cast<long long>(i);
+    }
+  }
+  return first;
+}
+
+}  // namespace
+
+cudaError_t DeviceParticles::allocate(int n, int guard) {
+  for (auto &f : field_) {
+    if (cudaError_t err = f.allocate(std::size_t(n) + guard); err != cudaSuccess) return err;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t DeviceParticles::upload(int f, const std::vector<float> &values) {
+  return cudaMemcpy(field_[f].get(), values.data(), values.size() * sizeof(float), cudaMemcpyHostToDevice);
+}
+
+cudaError_t DeviceParticles::poison() {
+  for (auto &f : field_) {
+    if (cudaError_t err = f.poison(); err != cudaSuccess) return err;
+  }
+  return cudaSuccess;
+}
+
+innerArray DeviceParticles::view() const {
+  return innerArray{field(0), field(1), field(2), field(3), field(4), field(5), field(6), field(7)};
+}
+
+std::string read_write_offset_error(int n, int offset, unsigned int block, int guard, std::uint64_t seed) {
+  std::ostringstream ctx;
+  ctx << "n=" << n << " offset=" << offset << " block=" << block << " seed=" << seed;
+  const std::size_t total = std::size_t(n) + guard;
+  const std::vector<float> a = cudalab::random_floats(total, -1.f, 1.f, seed);
+  const std::vector<float> b = cudalab::random_floats(total, -1.f, 1.f, seed ^ 0x5bd1e995u);
+  cudalab::DeviceBuffer<float> da, db, dc;
+  cudaError_t err = da.upload(a);
+  if (err == cudaSuccess) err = db.upload(b);
+  if (err == cudaSuccess) err = dc.allocate(total);
+  if (err == cudaSuccess) err = dc.poison();
+  if (err != cudaSuccess) return setup_error(err);
+
+  readWriteOffset<<<grid_1d(n, block), block>>>(da.get(), db.get(), dc.get(), n, offset);
+  if (std::string e = launch_error("readWriteOffset", ctx.str()); !e.empty()) return e;
+  std::vector<float> c;
+  if ((err = dc.download(&c)) != cudaSuccess) return setup_error(err);
+
+  // Expected: A + B on [offset, n), untouched (poison) everywhere else, guard included.
+  std::vector<float> want(total, poison_float());
+  for (long long k = offset; k < n; ++k) want[k] = a[k] + b[k];
+  long long wrong = 0;
+  const long long k = first_mismatch(want, c, &wrong);
+  if (k < 0) return "";
+  std::ostringstream msg;
+  if (k >= offset && k < n) {
+    msg << "readWriteOffset: wrong result at C[" << k << "]: expected " << want[k] << " (A[k] + B[k]), got " << c[k];
+    if (cudalab::is_poison(c[k])) msg << " (never written: still the poison value)";
+  } else {
+    msg << "readWriteOffset wrote C[" << k << "] = " << c[k] << ", outside [offset, n) = [" << offset << ", " << n
+        << ")" << (k >= n ? ": past the end of the array" : ": below the offset");
+  }
+  msg << "; " << wrong << " of " << total << " elements wrong (" << ctx.str() << ")";
+  return msg.str();
+}
+
+std::string inner_array_error(int n, unsigned int block, int guard, std::uint64_t seed) {
+  std::ostringstream ctx;
+  ctx << "n=" << n << " block=" << block << " seed=" << seed;
+  const std::size_t total = std::size_t(n) + guard;
+  DeviceParticles data, result;
+  std::vector<float> x, y;
+  cudaError_t err = data.allocate(n, guard);
+  if (err == cudaSuccess) err = result.allocate(n, guard);
+  for (int f = 0; f < 8 && err == cudaSuccess; ++f) {
+    std::vector<float> values = cudalab::random_floats(total, -100.f, 100.f, seed * 8 + f);
+    err = data.upload(f, values);
+    if (f == 0) x = std::move(values);
+    if (f == 1) y = std::move(values);
+  }
+  if (err == cudaSuccess) err = result.poison();
+  if (err != cudaSuccess) return setup_error(err);
+
+  testInnerArray<<<grid_1d(n, block), block>>>(data.view(), result.view(), n);
+  if (std::string e = launch_error("testInnerArray", ctx.str()); !e.empty()) return e;
+
+  for (int f = 0; f < 8; ++f) {
+    std::vector<float> got;
+    if ((err = result.download(f, &got)) != cudaSuccess) return setup_error(err);
+    std::vector<float> want(total, poison_float());
+    if (f < 2) {
+      const std::vector<float> &in = f == 0 ? x : y;
+      const float add = f == 0 ? 10.f : 20.f;
+      for (int i = 0; i < n; ++i) want[i] = in[i] + add;
+    }
+    long long wrong = 0;
+    const long long i = first_mismatch(want, got, &wrong);
+    if (i < 0) continue;
+    std::ostringstream msg;
+    if (f < 2 && i < n) {
+      msg << "testInnerArray: wrong result at result." << kFieldNames[f] << "[" << i << "]: expected " << want[i]
+          << " (data." << kFieldNames[f] << "[i] + " << (f == 0 ? 10 : 20) << "), got " << got[i];
+      if (cudalab::is_poison(got[i])) msg << " (never written: still the poison value)";
+    } else if (f < 2) {
+      msg << "testInnerArray wrote result." << kFieldNames[f] << "[" << i << "] = " << got[i]
+          << ", past the end of the n particles";
+    } else {
+      msg << "testInnerArray wrote result." << kFieldNames[f] << "[" << i << "] = " << got[i]
+          << ": only x and y may change (testInnerStruct leaves the other fields alone)";
+    }
+    msg << "; " << wrong << " of " << total << " wrong in this field (" << ctx.str() << ")";
+    return msg.str();
+  }
+  return "";
+}
+
+cudaError_t BigParticles::init(int n, std::uint64_t seed) {
+  n_ = n;
+  x_ = cudalab::random_floats(n, -100.f, 100.f, seed);
+  y_ = cudalab::random_floats(n, -100.f, 100.f, seed ^ 0x5bd1e995u);
+  cudaError_t err = soa_data_.allocate(n, 0);
+  if (err == cudaSuccess) err = soa_result_.allocate(n, 0);
+  if (err == cudaSuccess) err = aos_data_.allocate(n);
+  if (err == cudaSuccess) err = aos_result_.allocate(n);
+  if (err == cudaSuccess) err = soa_data_.upload(0, x_);
+  if (err == cudaSuccess) err = soa_data_.upload(1, y_);
+  for (int f = 2; f < 8 && err == cudaSuccess; ++f)
+    err = cudaMemset(soa_data_.field(f), 0, std::size_t(n) * sizeof(float));
+  if (err == cudaSuccess) err = soa_result_.poison();
+  if (err == cudaSuccess) err = cudaMemset(aos_result_.get(), 0, aos_result_.bytes());
+  if (err != cudaSuccess) return err;
+  packParticles<<<grid_1d(n, 256), 256>>>(soa_data_.view(), aos_data_.get(), n);
+  err = cudaGetLastError();
+  return err == cudaSuccess ? cudaDeviceSynchronize() : err;
+}
+
+std::string BigParticles::check(unsigned int block) {
+  std::ostringstream ctx;
+  ctx << "n=" << n_ << " block=" << block;
+  if (cudaError_t err = soa_result_.poison(); err != cudaSuccess) return setup_error(err);
+  testInnerArray<<<grid_1d(n_, block), block>>>(soa_data_.view(), soa_result_.view(), n_);
+  if (std::string e = launch_error("testInnerArray", ctx.str()); !e.empty()) return e;
+  for (int f = 0; f < 2; ++f) {
+    std::vector<float> got;
+    if (cudaError_t err = soa_result_.download(f, &got); err != cudaSuccess) return setup_error(err);
+    const std::vector<float> &in = f == 0 ? x_ : y_;
+    const float add = f == 0 ? 10.f : 20.f;
+    for (int i = 0; i < n_; ++i) {
+      const float want = in[i] + add;
+      if (std::memcmp(&want, &got[i], sizeof(float)) != 0) {
+        std::ostringstream msg;
+        msg << "testInnerArray: wrong result." << kFieldNames[f] << "[" << i << "]: expected " << want << ", got "
+            << got[i] << (cudalab::is_poison(got[i]) ? " (never written: still the poison value)" : "") << " ("
+            << ctx.str() << ")";
+        return msg.str();
+      }
+    }
+  }
+  return "";
+}
+
+void BigParticles::copy_same_traffic() const {
+  // 8 bytes per particle: a quarter of the 32-byte particles.
+  cudaMemcpyAsync(aos_result_.get(), aos_data_.get(), std::size_t(n_) * 8, cudaMemcpyDeviceToDevice);
+}

@@ -1,0 +1,163 @@
+#include "histogram_check.cuh"
+
+#include "cudalab/buffer.cuh"
+#include "cudalab/check.cuh"
+#include "cudalab/data.hpp"
+
+#include <cstring>
+#include <sstream>
+
+namespace {
+
+constexpr std::size_t kGuardBytes = 256;     // input guard on each side (a multiple of 16)
+constexpr std::size_t kGuardCounters = 256;  // poisoned counters after buckets[255]
+
+std::uint64_t splitmix64(std::uint64_t &state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+std::vector<unsigned char> make_bytes(size_t n, Pattern pattern, std::uint64_t seed, int value) {
+  std::uint64_t state = seed;
+  std::vector<unsigned char> bytes(n);
+  if (pattern == Pattern::kSingleValue) {
+    if (value < 0) {
+      value = static_cast<int>(splitmix64(state) % 255);
+      if (value >= kGuardByte) ++value;  // any byte but the guard
+    }
+    std::memset(bytes.data(), value, n);
+    return bytes;
+  }
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const std::uint64_t r = splitmix64(state);
+    std::memcpy(bytes.data() + i, &r, 8);
+  }
+  if (i < n) {
+    const std::uint64_t r = splitmix64(state);
+    std::memcpy(bytes.data() + i, &r, n - i);
+  }
+  return bytes;
+}
+
+std::string pattern_name(Pattern pattern, const std::vector<unsigned char> &bytes) {
+  if (pattern == Pattern::kUniform) return "uniform";
+  return "single value " + std::to_string(bytes.empty() ? 0 : bytes[0]);
+}
+
+std::vector<unsigned long long> cpu_histogram(const std::vector<unsigned char> &bytes) {
+  // Four partial histograms, so consecutive equal bytes do not wait on each other's counter.
+  std::vector<unsigned long long> h[4];
+  for (auto &p : h) p.assign(kNumBins, 0);
+  const std::size_t n = bytes.size();
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    ++h[0][bytes[i]];
+    ++h[1][bytes[i + 1]];
+    ++h[2][bytes[i + 2]];
+    ++h[3][bytes[i + 3]];
+  }
+  for (; i < n; ++i) ++h[0][bytes[i]];
+  for (unsigned int b = 0; b < kNumBins; ++b) h[0][b] += h[1][b] + h[2][b] + h[3][b];
+  return h[0];
+}
+
+std::string compare_histogram(const std::string &kernel, const std::vector<unsigned long long> &start,
+                              const std::vector<unsigned long long> &counts, const std::vector<unsigned int> &got,
+                              unsigned long long n, const std::string &context) {
+  std::size_t wrong = 0, first = 0;
+  long long counted = 0;  // what the kernel added, over all bins
+  bool went_down = false, touched = false;
+  for (std::size_t b = 0; b < kNumBins; ++b) {
+    const unsigned int expected = static_cast<unsigned int>(start[b] + counts[b]);  // counters wrap at 2^32
+    const long long added = static_cast<long long>(got[b]) - static_cast<long long>(start[b]);
+    counted += added;
+    went_down |= added < 0;
+    touched |= added != 0;
+    if (got[b] != expected && wrong++ == 0) first = b;
+  }
+  if (wrong == 0) return "";
+  std::ostringstream msg;
+  msg << kernel << ": wrong count in bin " << first << ": expected " << start[first] + counts[first] << " ("
+      << start[first] << " before the launch + " << counts[first] << " counted), got " << got[first] << "; " << wrong
+      << " of 256 bins wrong";
+  if (!touched) {
+    msg << "; nothing was added to buckets";
+  } else if (went_down) {
+    msg << "; some bins went down: buckets were overwritten instead of added to (merge with atomicAdd; the "
+           "caller zeroes buckets)";
+  } else if (counted < static_cast<long long>(n)) {
+    msg << "; counted " << counted << " of n=" << n << " bytes (" << static_cast<long long>(n) - counted
+        << " lost: bins never zeroed or merged, a count made without atomicAdd, or bytes skipped)";
+  } else if (counted > static_cast<long long>(n)) {
+    msg << "; counted " << counted << " bytes but n=" << n << " (" << counted - static_cast<long long>(n)
+        << " too many: bytes counted twice";
+    if (got[kGuardByte] > start[kGuardByte] + counts[kGuardByte])
+      msg << ", or read outside colors[0, n): bin " << int(kGuardByte) << " is the guard byte around the input";
+    msg << ")";
+  }
+  msg << " (" << context << ")";
+  return msg.str();
+}
+
+std::string shared_error(const SharedRun &run) {
+  using cudalab::DeviceBuffer;
+  const unsigned int grid = run.grid != 0 ? run.grid : histogram_shared_grid(run.n, run.block);
+  const std::vector<unsigned char> bytes = make_bytes(run.n, run.pattern, run.seed, run.value);
+  std::ostringstream context;
+  context << "n=" << run.n << " offset=" << run.offset << " block=" << run.block << " grid=" << grid
+          << " seed=" << run.seed << " input=" << pattern_name(run.pattern, bytes);
+  const std::string ctx = context.str();
+
+  // Layout: kGuardBytes guard bytes (16-byte aligned, as cudaMalloc is), `offset` more, the n
+  // input bytes, kGuardBytes guard bytes.
+  std::vector<unsigned char> guarded(kGuardBytes + run.offset, kGuardByte);
+  guarded.insert(guarded.end(), bytes.begin(), bytes.end());
+  guarded.resize(guarded.size() + kGuardBytes, kGuardByte);
+  // buckets start at random values: the kernel adds to them.
+  std::uint64_t state = run.seed ^ 0x5EEDull;
+  std::vector<unsigned long long> start(kNumBins);
+  std::vector<unsigned int> start32(kNumBins);
+  for (unsigned int b = 0; b < kNumBins; ++b)
+    start32[b] = static_cast<unsigned int>(start[b] = splitmix64(state) % 1000);
+
+  DeviceBuffer<unsigned char> d_in;
+  DeviceBuffer<unsigned int> d_buckets;
+  cudaError_t err = d_in.upload(guarded);
+  if (err == cudaSuccess) err = d_buckets.allocate(kNumBins + kGuardCounters);
+  if (err == cudaSuccess) err = d_buckets.poison();
+  if (err == cudaSuccess)
+    err = cudaMemcpy(d_buckets.get(), start32.data(), kNumBins * sizeof(unsigned int), cudaMemcpyHostToDevice);
+  if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
+
+  histogramShared<<<grid, run.block>>>(d_in.get() + kGuardBytes + run.offset, d_buckets.get(), run.n);
+  err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) return cudalab::describe_error(err, "histogramShared", __FILE__, __LINE__) + " (" + ctx + ")";
+
+  std::vector<unsigned char> in_after;
+  std::vector<unsigned int> out;
+  if ((err = d_in.download(&in_after)) != cudaSuccess || (err = d_buckets.download(&out)) != cudaSuccess)
+    return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
+  std::ostringstream msg;
+  for (std::size_t i = 0; i < in_after.size(); ++i) {
+    if (in_after[i] != guarded[i]) {
+      msg << "histogramShared modified memory it should only read: byte "
+          << static_cast<long long>(i) - static_cast<long long>(kGuardBytes + run.offset) << " of colors changed ("
+          << ctx << ")";
+      return msg.str();
+    }
+  }
+  for (std::size_t i = kNumBins; i < out.size(); ++i) {
+    if (!cudalab::is_poison(out[i])) {
+      msg << "histogramShared wrote past the last bin: buckets[" << i << "] was written (" << ctx << ")";
+      return msg.str();
+    }
+  }
+  out.resize(kNumBins);
+  return compare_histogram("histogramShared", start, cpu_histogram(bytes), out, run.n, ctx);
+}

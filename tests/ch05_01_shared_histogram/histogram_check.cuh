@@ -1,0 +1,59 @@
+/// @file histogram_check.cuh
+/// @brief Test support for ch05_01: inputs (uniform bytes, one repeated value), the CPU histogram,
+/// and a run of histogramShared on guarded buffers compared with it. Needs only cudalab::common
+/// (the sanitizer driver links it without the GoogleTest support).
+#pragma once
+
+#include "histogram.cuh"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+/// What the input bytes look like.
+enum class Pattern {
+  kUniform,     ///< independent uniform random bytes: all 256 bins, ~n/256 each
+  kSingleValue  ///< every byte the same: all n counts in one bin (worst-case contention)
+};
+
+/// Byte value written around the input: a kernel that reads outside colors[0, n) raises this bin.
+constexpr unsigned char kGuardByte = 0xA5;
+
+/// @brief n input bytes reproducible from @p seed: uniform random, or all equal to @p value
+/// (kSingleValue; value < 0: a value drawn from the seed, never kGuardByte).
+std::vector<unsigned char> make_bytes(size_t n, Pattern pattern, std::uint64_t seed, int value = -1);
+
+/// @brief "uniform" or "single value V" for messages.
+std::string pattern_name(Pattern pattern, const std::vector<unsigned char> &bytes);
+
+/// @brief The exact histogram of @p bytes (256 counts).
+std::vector<unsigned long long> cpu_histogram(const std::vector<unsigned char> &bytes);
+
+/// @brief Compares @p got (256 counters after the kernel) with @p start + @p counts; returns ""
+/// when they agree, otherwise one line: the first wrong bin (expected, got, what was there before,
+/// what was counted), how many bins are wrong, how many bytes were counted in all against n (lost
+/// counts point to bins never merged or a non-atomic update; extra counts to reads outside the
+/// input), and @p context.
+std::string compare_histogram(const std::string &kernel, const std::vector<unsigned long long> &start,
+                              const std::vector<unsigned long long> &counts, const std::vector<unsigned int> &got,
+                              unsigned long long n, const std::string &context);
+
+/// One launch of histogramShared on guarded, checked buffers.
+struct SharedRun {
+  size_t n = 0;                          ///< number of input bytes
+  unsigned int offset = 0;               ///< the input starts this many bytes past a 16-byte boundary
+  unsigned int block = kHistogramBlock;  ///< threads per block
+  unsigned int grid = 0;                 ///< blocks; 0: histogram_shared_grid(n, block)
+  Pattern pattern = Pattern::kUniform;   ///< the input
+  int value = -1;                        ///< kSingleValue: the byte (-1: drawn from the seed)
+  std::uint64_t seed = 0;                ///< input and start values
+};
+
+/// @brief Runs histogramShared once: the input sits between guard bytes (kGuardByte), buckets
+/// start at random values in [0, 1000) (the kernel must ADD its counts) and are followed by
+/// poisoned guard counters. Returns "" when buckets equal start + the CPU's counts, the input is
+/// unchanged and nothing past buckets[255] was written; otherwise the reason, with n, offset, block,
+/// grid, the input and the seed.
+std::string shared_error(const SharedRun &run);

@@ -1,0 +1,86 @@
+// ch05_01 correctness: histogramShared for every block size (also below 256 threads and not a
+// multiple of 32), any n, any alignment of the input, any grid, and an input of one repeated value.
+#include "histogram_check.cuh"
+
+#include "cudalab/testing.cuh"
+
+namespace {
+
+// Empty, 1 byte, around one uint4 (15, 16, 17), around the 256 bins (255, 256, 257), a ragged
+// 4097 and a million-and-three.
+const size_t kSizes[] = {0, 1, 15, 16, 17, 255, 256, 257, 4097, 1000003};
+// The input starts 0, 1, 3 or 8 bytes past a 16-byte boundary: uint4 loads must start at the
+// first boundary (8 is 8-byte aligned, not 16), and no head or tail byte may be lost or counted twice.
+const unsigned int kOffsets[] = {0, 1, 3, 8};
+
+class HistogramSharedCorrectness : public cudalab::GpuTest, public ::testing::WithParamInterface<unsigned int> {};
+
+TEST_P(HistogramSharedCorrectness, RightForAnyNAndAlignment) {
+  const unsigned int block = GetParam();
+  for (unsigned int offset : kOffsets) {
+    for (size_t n : kSizes) {
+      SharedRun run;
+      run.n = n;
+      run.offset = offset;
+      run.block = block;
+      run.seed = seed() + 16 * n + offset;
+      const std::string error = shared_error(run);
+      if (!error.empty()) GTEST_FAIL() << error;
+    }
+  }
+  SharedRun run;  // every lane of every warp on the same bin
+  run.n = 1000003;
+  run.offset = 1;
+  run.block = block;
+  run.pattern = Pattern::kSingleValue;
+  run.seed = seed();
+  const std::string error = shared_error(run);
+  if (!error.empty()) GTEST_FAIL() << error;
+}
+
+// 255 threads: the last warp has 31 lanes; 32, 64 and 128: fewer threads than bins (the seed's trap).
+INSTANTIATE_TEST_SUITE_P(Shared, HistogramSharedCorrectness, ::testing::Values(32u, 64u, 128u, 255u, 256u, 1024u),
+                         [](const auto &info) { return "block" + std::to_string(info.param); });
+
+class HistogramSharedSingleValue : public cudalab::GpuTest {};
+
+// Worst-case contention: every byte is the same, so every atomic of every thread hits one bin.
+// A count made with s_hist[b]++ instead of atomicAdd loses almost all of them here.
+TEST_F(HistogramSharedSingleValue, EveryByteTheSameIsCountedExactly) {
+  for (int value : {-1, 0, 255}) {  // -1: a value drawn from the seed; 0 and 255: the edge bins
+    for (unsigned int block : {kHistogramBlock, 128u}) {
+      for (size_t n : {size_t(1000003), (size_t(1) << 24) + 5}) {
+        SharedRun run;
+        run.n = n;
+        run.offset = 1;
+        run.block = block;
+        run.pattern = Pattern::kSingleValue;
+        run.value = value;
+        run.seed = seed() + n + block;
+        const std::string error = shared_error(run);
+        if (!error.empty()) GTEST_FAIL() << error;
+      }
+    }
+  }
+}
+
+class HistogramSharedGrid : public cudalab::GpuTest {};
+
+// The grid-stride loop must cover the input for any grid: one block, a few, about a wave, and
+// more blocks than there are 16-byte groups.
+TEST_F(HistogramSharedGrid, RightForAnyGridSize) {
+  for (unsigned int grid : {1u, 7u, 1000u, 5000u}) {
+    for (Pattern pattern : {Pattern::kUniform, Pattern::kSingleValue}) {
+      SharedRun run;
+      run.n = (size_t(1) << 20) + 5;
+      run.offset = 3;
+      run.grid = grid;
+      run.pattern = pattern;
+      run.seed = seed() + grid;
+      const std::string error = shared_error(run);
+      if (!error.empty()) GTEST_FAIL() << error;
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,109 @@
+// ch05_03 performance, side by side in one process:
+//  (a) uniform coefficients: polynomialConstant (constant memory, one broadcast per warp) against
+//      the handed-out polynomialGlobal (one global load per coefficient per warp);
+//  (b) non-uniform coefficients: lookupGlobal (global memory, read-only path) against the
+//      handed-out lookupConstant with 32 different keys in every warp (32 serialised constant reads).
+#include "baseline.cuh"
+#include "constant_memory.cuh"
+#include "poly_check.cuh"
+
+namespace {
+
+constexpr int kN = 1 << 24;
+constexpr unsigned int kBlock = 256;
+
+class ConstantPerformance : public cudalab::GpuTest {
+ protected:
+  cudalab::TimingOptions options() const {
+    cudalab::TimingOptions opts;
+    opts.reps = 31;  // 128-200 MB per run: nothing stays in the 50 MB L2 between runs
+    return opts;
+  }
+};
+
+// (a) 64 coefficients per element: 63 FMAs and 64 coefficient reads against 8 bytes of memory
+// traffic, so the cost of reading the coefficients shows. Both kernels are checked first (on the
+// device, in double precision: a CPU check of 2^24 x 64 terms would take longer than the test).
+TEST_F(ConstantPerformance, UniformCoefficientsFromConstantBeatGlobalLoads) {
+  const int count = kMaxCoefficients;
+  const std::vector<float> coef = random_coefficients(count, seed());
+  const std::vector<float> x = random_inputs(kN, seed() + 1);
+  const std::string ctx =
+      cudalab::context({{"n", kN}, {"count", count}, {"block", kBlock}, {"seed", (long long)seed()}});
+  cudalab::DeviceBuffer<float> dx, dcoef, dy;
+  CUDALAB_ASSERT_OK(dx.upload(x));
+  CUDALAB_ASSERT_OK(dcoef.upload(coef));
+  CUDALAB_ASSERT_OK(dy.allocate(kN + kGuard));
+  const cudaError_t err = setCoefficients(coef.data(), count);
+  if (err != cudaSuccess)
+    GTEST_FAIL() << "polynomialConstant is not timed until it is correct: setCoefficients(h, " << count << ") returned "
+                 << cudaGetErrorName(err);
+  const unsigned int grid = blocks_for(kN, kBlock);
+
+  CUDALAB_ASSERT_OK(dy.poison());
+  polynomialConstant<<<grid, kBlock>>>(dx.get(), dy.get(), kN, count);
+  CUDALAB_ASSERT_LAUNCH("polynomialConstant");
+  if (std::string e = device_check("polynomialConstant", ctx, dx.get(), nullptr, dy.get(), kN, coef, count, 1);
+      !e.empty())
+    GTEST_FAIL() << "polynomialConstant is not timed until it is correct: " << e;
+  CUDALAB_ASSERT_OK(dy.poison());
+  polynomialGlobalBaseline<<<grid, kBlock>>>(dx.get(), dcoef.get(), dy.get(), kN, count);
+  CUDALAB_ASSERT_LAUNCH("polynomialGlobal (test-side baseline)");
+  if (std::string e =
+          device_check("polynomialGlobal (test-side baseline)", ctx, dx.get(), nullptr, dy.get(), kN, coef, count, 1);
+      !e.empty())
+    GTEST_FAIL() << e;
+
+  const cudalab::Comparison cmp = cudalab::compare_kernels(
+      [&] { polynomialGlobalBaseline<<<grid, kBlock>>>(dx.get(), dcoef.get(), dy.get(), kN, count); },
+      [&] { polynomialConstant<<<grid, kBlock>>>(dx.get(), dy.get(), kN, count); }, options());
+  cudalab::expect_speedup(
+      {"polynomialConstant (64 coefficients, block 256)", "polynomialGlobal (coefficients through global loads)", cmp,
+       cudalab::threshold("uniform_constant_vs_global"), "uniform_constant_vs_global", 2.0 * kN * sizeof(float)});
+}
+
+// (b) Every warp holds all 32 keys: each of lookupConstant's 16 table reads is 32 constant-cache
+// accesses in a row; lookupGlobal reads the same 32 neighbouring floats as one coalesced load.
+// The student's constant table holds the same values, so a lookupGlobal that (wrongly) reads
+// constant memory is correct here -- and timed.
+TEST_F(ConstantPerformance, NonUniformLookupFromGlobalBeatsSerialisedConstant) {
+  const std::vector<float> sets = random_coefficients(kTableSize, seed());
+  const std::vector<float> x = random_inputs(kN, seed() + 1);
+  const std::vector<int> key = permuted_keys(kN, seed() + 2);
+  const std::string ctx =
+      cudalab::context({{"n", kN}, {"block", kBlock}, {"seed", (long long)seed()}}) + ", 32 different keys per warp";
+  cudalab::DeviceBuffer<float> dx, dsets, dy;
+  cudalab::DeviceBuffer<int> dkey;
+  CUDALAB_ASSERT_OK(dx.upload(x));
+  CUDALAB_ASSERT_OK(dkey.upload(key));
+  CUDALAB_ASSERT_OK(dsets.upload(sets));
+  CUDALAB_ASSERT_OK(dy.allocate(kN + kGuard));
+  CUDALAB_ASSERT_OK(setBaselineSets(sets.data()));
+  CUDALAB_ASSERT_OK(setCoefficientSets(sets.data()));
+  const unsigned int grid = blocks_for(kN, kBlock);
+
+  CUDALAB_ASSERT_OK(dy.poison());
+  lookupGlobal<<<grid, kBlock>>>(dx.get(), dkey.get(), dsets.get(), dy.get(), kN);
+  CUDALAB_ASSERT_LAUNCH("lookupGlobal");
+  if (std::string e =
+          device_check("lookupGlobal", ctx, dx.get(), dkey.get(), dy.get(), kN, sets, kSetCoefficients, kNumSets);
+      !e.empty())
+    GTEST_FAIL() << "lookupGlobal is not timed until it is correct: " << e;
+  CUDALAB_ASSERT_OK(dy.poison());
+  lookupConstantBaseline<<<grid, kBlock>>>(dx.get(), dkey.get(), dy.get(), kN);
+  CUDALAB_ASSERT_LAUNCH("lookupConstant (test-side baseline)");
+  if (std::string e = device_check("lookupConstant (test-side baseline)", ctx, dx.get(), dkey.get(), dy.get(), kN, sets,
+                                   kSetCoefficients, kNumSets);
+      !e.empty())
+    GTEST_FAIL() << e;
+
+  const cudalab::Comparison cmp = cudalab::compare_kernels(
+      [&] { lookupConstantBaseline<<<grid, kBlock>>>(dx.get(), dkey.get(), dy.get(), kN); },
+      [&] { lookupGlobal<<<grid, kBlock>>>(dx.get(), dkey.get(), dsets.get(), dy.get(), kN); }, options());
+  cudalab::expect_speedup({"lookupGlobal (32 different keys per warp, block 256)",
+                           "lookupConstant (the same table in constant memory)", cmp,
+                           cudalab::threshold("global_lookup_vs_serialised_constant"),
+                           "global_lookup_vs_serialised_constant", 3.0 * kN * sizeof(float)});
+}
+
+}  // namespace

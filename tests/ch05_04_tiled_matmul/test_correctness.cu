@@ -1,0 +1,55 @@
+// ch05_04 correctness: matrixMulTiled<16> and <32> for square and rectangular sizes that are not
+// multiples of the tile, against a double-precision CPU reference (tolerance: matmul_check.cu).
+#include "matmul.cuh"
+#include "matmul_check.cuh"
+
+#include "cudalab/testing.cuh"
+
+namespace {
+
+struct Shape {
+  int M, N, K;
+};
+
+// One element; sizes just past a tile of 16 and of 32, just under 32; a multiple of both; the
+// seed's 1000 x 1000 (neither).
+const Shape kSquare[] = {{1, 1, 1}, {17, 17, 17}, {31, 31, 31}, {33, 33, 33}, {64, 64, 64}, {1000, 1000, 1000}};
+
+// A row times a matrix, a matrix times a column, a long dot product, K = 1 (one partial phase),
+// every dimension different (so swapped row/column or M/N/K indexing fails), multiples of 16 but
+// not of 32.
+const Shape kRectangular[] = {{1, 700, 100},   {700, 1, 100},  {1, 1, 1000},  {517, 3, 33}, {100, 100, 1},
+                              {333, 129, 517}, {31, 1000, 33}, {1000, 17, 5}, {48, 80, 96}};
+
+class TiledCorrectness : public cudalab::GpuTest, public ::testing::WithParamInterface<int> {
+ protected:
+  void check(const Shape &s) {
+    const int tile = GetParam();
+    const std::string error = matmul_error(
+        "matrixMulTiled<" + std::to_string(tile) + ">",
+        [&](const float *a, const float *b, float *ab, int M, int N, int K) {
+          return launch_tiled(tile, a, b, ab, M, N, K);
+        },
+        s.M, s.N, s.K, "tile=" + std::to_string(tile), seed() + s.M * 7 + s.N * 3 + s.K);
+    if (!error.empty()) ADD_FAILURE() << error;
+  }
+};
+
+TEST_P(TiledCorrectness, RightForSquareSizes) {
+  for (const Shape &s : kSquare) {
+    check(s);
+    if (HasFailure()) return;
+  }
+}
+
+TEST_P(TiledCorrectness, RightForRectangularSizes) {
+  for (const Shape &s : kRectangular) {
+    check(s);
+    if (HasFailure()) return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Tiled, TiledCorrectness, ::testing::Values(16, 32),
+                         [](const auto &info) { return "tile" + std::to_string(info.param); });
+
+}  // namespace
