@@ -2,6 +2,7 @@
 """Grader self-test: grade wrong and right submissions through the submission path.
 
     tools/mutants.py [LAB ...] [--out DIR]
+    tools/mutants.py --check [--compile] [LAB ...]
 
 tests/mutants/<lab>/<name>/ holds a mutant: mutant.json, {"expect": "lose" | "full", "why": "...",
 "edits": [...]}, and optionally whole lab files (copied over labs/<lab>/). An edit changes the
@@ -11,13 +12,24 @@ kernel k2 the body of kernel k1 (a baseline copied into the optimised slot).
 "lose" (a wrong or lazy kernel) must lose points in its lab; "full" (a correct alternative
 solution) must get every point. Prints the kill table; exits 0 only if every mutant behaves.
 Runs on a machine with a GPU (GPU tests skipped elsewhere make "full" impossible).
+
+--check needs no GPU and builds nothing: it applies every mutant's edits and reports each one that
+no longer applies (its `old` text is gone or occurs twice, a kernel to copy is missing, a file is
+unknown), that changes nothing, or whose mutant.json is malformed. With --compile it also compiles
+every mutated .cu file with nvcc -c (-arch=sm_75; -rdc=true for SEPARABLE labs), to catch mutants
+that no longer compile. Exits 0 only if every mutant is fine.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -33,46 +45,197 @@ def strip_markers(text: str) -> str:
                    if not re.match(r"\s*//\s*(BEGIN SOLUTION|END SOLUTION|STUB:)", line))
 
 
+class MutantError(Exception):
+    """A mutant that cannot be applied to the current reference solution."""
+
+
 def body_span(text: str, kernel: str) -> tuple[int, int]:
     """[start, end) of the braces of `__global__ void kernel(...) { ... }`."""
-    head = text.index(f"__global__ void {kernel}(")
+    head = text.find(f"__global__ void {kernel}(")
+    if head < 0:
+        raise MutantError(f"no kernel `__global__ void {kernel}(`")
     start = text.index("{", head)
     depth = 0
     for i in range(start, len(text)):
         depth += {"{": 1, "}": -1}.get(text[i], 0)
         if depth == 0:
             return start, i + 1
-    raise ValueError(f"unbalanced braces in {kernel}")
+    raise MutantError(f"unbalanced braces in {kernel}")
 
 
-def mutant_files(lab: str, mutant: Path, spec: dict) -> dict[PurePosixPath, bytes]:
-    """The mutant's lab files: edited reference files plus any whole files in its folder."""
+def mutant_files(lab: str, mutant: Path, spec: dict, root: Path = ROOT) -> dict[PurePosixPath, bytes]:
+    """The mutant's lab files: edited reference files plus any whole files in its folder.
+    Raises MutantError when an edit does not apply."""
     texts: dict[str, str] = {}
-    for edit in spec.get("edits", []):
-        name = edit["file"]
+    for n, edit in enumerate(spec.get("edits", []), 1):
+        name = edit.get("file")
+        source = root / "solutions" / lab / str(name)
+        if not name or not source.is_file():
+            raise MutantError(f"edit {n}: no file solutions/{lab}/{name}")
         if name not in texts:
-            texts[name] = strip_markers((ROOT / "solutions" / lab / name).read_text())
+            texts[name] = strip_markers(source.read_text())
         text = texts[name]
         if "copy_body_of" in edit:
             s, e = body_span(text, edit["copy_body_of"])
             ts, te = body_span(text, edit["into"])
             texts[name] = text[:ts] + text[s:e] + text[te:]
-        else:
-            if text.count(edit["old"]) != 1:
-                raise SystemExit(f"mutants: {mutant}: the text to replace occurs {text.count(edit['old'])} times")
+        elif "old" in edit and "new" in edit:
+            count = text.count(edit["old"])
+            if count != 1:
+                first = edit["old"].strip().splitlines()[0] if edit["old"].strip() else "(blank)"
+                raise MutantError(f"edit {n} ({name}): the text to replace occurs {count} times "
+                                  f"(it must occur once), first line: {first[:80]!r}")
             texts[name] = text.replace(edit["old"], edit["new"])
+        else:
+            raise MutantError(f"edit {n}: needs `old` and `new`, or `copy_body_of` and `into`")
     files = {PurePosixPath(lab, n): t.encode() for n, t in texts.items()}
-    for f in mutant.iterdir():
+    for f in sorted(mutant.iterdir()):
         if f.is_file() and f.name != "mutant.json":
             files[PurePosixPath(lab, f.name)] = f.read_bytes()
     return files
+
+
+def load_spec(mutant: Path) -> dict:
+    """mutant.json, checked for the fields every mutant needs."""
+    try:
+        spec = json.loads((mutant / "mutant.json").read_text())
+    except ValueError as e:
+        raise MutantError(f"mutant.json is not valid JSON: {e}") from None
+    if not isinstance(spec, dict):
+        raise MutantError("mutant.json must hold an object")
+    if spec.get("expect") not in ("lose", "full"):
+        raise MutantError(f"expect must be \"lose\" or \"full\", not {spec.get('expect')!r}")
+    if not isinstance(spec.get("why"), str) or not spec["why"].strip():
+        raise MutantError("why (what the mutant is and which test should catch it) is missing")
+    if not isinstance(spec.get("edits", []), list):
+        raise MutantError("edits must be a list")
+    return spec
+
+
+def lab_mutants(labs: list[str], root: Path = ROOT) -> list[tuple[str, Path]]:
+    """(lab, mutant folder) of every mutant, optionally only of some labs."""
+    base = root / "tests" / "mutants"
+    out = []
+    for lab_dir in sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []:
+        if labs and lab_dir.name not in labs:
+            continue
+        out += [(lab_dir.name, m) for m in sorted(p for p in lab_dir.iterdir() if p.is_dir())]
+    return out
+
+
+def check_mutant(lab: str, mutant: Path, root: Path = ROOT) -> tuple[list[str], dict[PurePosixPath, bytes]]:
+    """Problems of one mutant without building anything ([] if none), and its files."""
+    if not (mutant / "mutant.json").is_file():
+        return ["no mutant.json"], {}
+    try:
+        spec = load_spec(mutant)
+        files = mutant_files(lab, mutant, spec, root)
+    except MutantError as e:
+        return [str(e)], {}
+    if not files:
+        return ["no edits and no whole files: nothing to grade"], {}
+    problems = []
+    changed = False
+    for rel, data in files.items():
+        name = rel.name
+        if not (root / "labs" / lab / name).is_file():
+            problems.append(f"{name} is not a file of labs/{lab}/ (the grader would ignore it)")
+        reference = root / "solutions" / lab / name
+        original = strip_markers(reference.read_text()).encode() if reference.is_file() else None
+        changed |= data != original
+    if not changed:
+        problems.append("the mutant is the reference solution: its edits change nothing")
+    return problems, files
+
+
+def separable(lab: str, root: Path = ROOT) -> bool:
+    """The lab is built with relocatable device code (SEPARABLE in its tests/<lab>/CMakeLists.txt)."""
+    cmake = root / "tests" / lab / "CMakeLists.txt"
+    return cmake.is_file() and re.search(r"\bSEPARABLE\b", cmake.read_text()) is not None
+
+
+def nvcc_command(nvcc: str, source: Path, lab: str, overlay_dir: Path, root: Path = ROOT) -> list[str]:
+    """nvcc -c of one mutated lab file: the mutant's own files first, then the lab's headers."""
+    cmd = [nvcc, "-c", str(source), "-o", str(source.with_suffix(".o")),
+           "-I", str(overlay_dir), "-I", str(root / "labs" / lab), "-I", str(root / "common" / "include"),
+           "-std=c++17", "--expt-relaxed-constexpr", "-arch=sm_75"]
+    if separable(lab, root):
+        cmd.append("-rdc=true")
+    return cmd
+
+
+def compile_mutant(nvcc: str, lab: str, files: dict[PurePosixPath, bytes], root: Path = ROOT) -> list[str]:
+    """Compiles every mutated .cu file; the first lines of each compiler error ([] if none)."""
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="mutant-") as tmp:
+        overlay_dir = Path(tmp) / lab
+        overlay_dir.mkdir()
+        for rel, data in files.items():
+            (overlay_dir / rel.name).write_bytes(data)
+        for rel in sorted(files):
+            if rel.suffix != ".cu":
+                continue
+            proc = subprocess.run(nvcc_command(nvcc, overlay_dir / rel.name, lab, overlay_dir, root),
+                                  capture_output=True, text=True)
+            if proc.returncode != 0:
+                lines = [ln for ln in (proc.stderr + proc.stdout).splitlines() if ln.strip()]
+                errors = [ln for ln in lines if "error" in ln] or lines
+                problems.append(f"{rel.name} does not compile: " + " | ".join(errors[:3])[:400])
+    return problems
+
+
+def find_nvcc() -> str | None:
+    for candidate in (os.environ.get("NVCC"), shutil.which("nvcc"), "/usr/local/cuda/bin/nvcc"):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    return None
+
+
+def check(labs: list[str], compile_too: bool = False, jobs: int = 1, root: Path = ROOT,
+          nvcc: str | None = None, out=sys.stdout) -> int:
+    """--check: every mutant applies (and compiles); prints one line per mutant, returns the exit status."""
+    mutants = lab_mutants(labs, root)
+    if not mutants:
+        print("mutants: no mutants found" + (f" for {', '.join(labs)}" if labs else ""), file=out)
+        return 1
+    if compile_too:
+        nvcc = nvcc or find_nvcc()
+        if not nvcc:
+            print("mutants: --compile needs nvcc (on PATH, in $NVCC or /usr/local/cuda/bin)", file=out)
+            return 1
+
+    def one(item: tuple[str, Path]) -> tuple[str, str, list[str]]:
+        lab, mutant = item
+        problems, files = check_mutant(lab, mutant, root)
+        if compile_too and not problems:
+            problems = compile_mutant(nvcc, lab, files, root)
+        return lab, mutant.name, problems
+
+    bad = 0
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for lab, name, problems in pool.map(one, mutants):
+            bad += bool(problems)
+            print(f"{'ok  ' if not problems else 'FAIL'} {lab}/{name}" + "".join(f"\n     {p}" for p in problems),
+                  file=out, flush=True)
+    what = "apply and compile" if compile_too else "apply"
+    print(f"mutants: {len(mutants) - bad} of {len(mutants)} {what}" + (f"; {bad} do not" if bad else ""), file=out)
+    return 1 if bad else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("labs", nargs="*")
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "mutants")
+    parser.add_argument("--check", action="store_true",
+                        help="only check that every mutant still applies (no build, no GPU)")
+    parser.add_argument("--compile", action="store_true",
+                        help="with --check: also compile every mutated file with nvcc -c")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="with --compile: parallel nvcc runs")
     args = parser.parse_args(argv)
+    if args.compile and not args.check:
+        parser.error("--compile goes with --check")
+    if args.check:
+        return check(args.labs, args.compile, args.jobs)
     rows = []
     for lab_dir in sorted(p for p in MUTANTS.iterdir() if p.is_dir()):
         lab = lab_dir.name
@@ -82,10 +245,15 @@ def main(argv: list[str] | None = None) -> int:
         work = (args.out / lab).resolve()
         tree, build = grade_submission.prepare(work, [lab])
         for mutant in sorted(p for p in lab_dir.iterdir() if (p / "mutant.json").exists()):
-            spec = json.loads((mutant / "mutant.json").read_text())
+            try:
+                spec = load_spec(mutant)
+                files = mutant_files(lab, mutant, spec)
+            except MutantError as e:
+                print(f"== {lab}/{mutant.name}: does not apply: {e}", flush=True)
+                rows.append((lab, mutant.name, "?", "-", False, f"does not apply: {e}"[:150]))
+                continue
             print(f"== {lab}/{mutant.name}: {spec['why']}", flush=True)
             notes: list[str] = []
-            files = mutant_files(lab, mutant, spec)
             grade_submission.overlay(tree, files, [lab], notes)
             table = grade_submission.build_and_grade(work, build, [lab])
             (work / f"{mutant.name}.txt").write_text(table)

@@ -1,0 +1,131 @@
+"""Self-test of tools/mutants.py --check (no GPU, no build): a mutant whose edits no longer apply to
+the reference solution, that changes nothing, or whose mutant.json is malformed is reported.
+Skipped where tools/mutants.py is absent (the student release)."""
+import io
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+try:
+    import mutants
+except ImportError:  # the student release has no mutants
+    mutants = None
+
+REFERENCE = """\
+#include "lab.cuh"
+__global__ void slow(int *out) {
+  // BEGIN SOLUTION
+  out[threadIdx.x] = 1;
+  // STUB: // TODO: write 1
+  // END SOLUTION
+}
+__global__ void fast(int *out) {
+  // BEGIN SOLUTION
+  out[threadIdx.x] = 2;
+  out[threadIdx.x] += 0;
+  // STUB: // TODO: write 2
+  // END SOLUTION
+}
+"""
+
+
+@unittest.skipIf(mutants is None, "tools/mutants.py is not part of this tree")
+class CheckTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = Path(self.tmp.name)
+        for d in ("solutions/lab1", "labs/lab1", "tests/lab1"):
+            (self.root / d).mkdir(parents=True)
+        (self.root / "solutions/lab1/k.cu").write_text(REFERENCE)
+        (self.root / "labs/lab1/k.cu").write_text("// skeleton\n")
+        (self.root / "tests/lab1/CMakeLists.txt").write_text("cudalab_add_lab(lab1 SOURCES k.cu)\n")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def mutant(self, name, spec, files=None):
+        d = self.root / "tests" / "mutants" / "lab1" / name
+        d.mkdir(parents=True)
+        (d / "mutant.json").write_text(spec if isinstance(spec, str) else json.dumps(spec))
+        for fname, text in (files or {}).items():
+            (d / fname).write_text(text)
+        return d
+
+    def problems(self, name):
+        return mutants.check_mutant("lab1", self.root / "tests" / "mutants" / "lab1" / name, self.root)[0]
+
+    def test_edit_that_applies_is_fine_and_markers_are_gone(self):
+        d = self.mutant("ok", {"expect": "lose", "why": "writes 3",
+                               "edits": [{"file": "k.cu", "old": "= 1;", "new": "= 3;"}]})
+        problems, files = mutants.check_mutant("lab1", d, self.root)
+        self.assertEqual(problems, [])
+        text = next(iter(files.values())).decode()
+        self.assertIn("out[threadIdx.x] = 3;", text)
+        self.assertNotIn("BEGIN SOLUTION", text)
+        self.assertNotIn("STUB", text)
+
+    def test_old_text_gone_or_twice_is_reported(self):
+        self.mutant("gone", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "= 7;", "new": "= 3;"}]})
+        self.mutant("twice", {"expect": "lose", "why": "w",
+                              "edits": [{"file": "k.cu", "old": "out[threadIdx.x]", "new": "out[0]"}]})
+        self.assertRegex(" ".join(self.problems("gone")), "occurs 0 times")
+        self.assertRegex(" ".join(self.problems("twice")), "occurs 3 times")
+
+    def test_marker_lines_do_not_count_as_text(self):
+        self.mutant("stub", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "TODO: write 1", "new": ""}]})
+        self.assertRegex(" ".join(self.problems("stub")), "occurs 0 times")
+
+    def test_copy_body_of_a_missing_kernel_is_reported(self):
+        self.mutant("copy_ok", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "copy_body_of": "slow", "into": "fast"}]})
+        self.mutant("copy_bad", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "copy_body_of": "slower", "into": "fast"}]})
+        self.assertEqual(self.problems("copy_ok"), [])
+        self.assertRegex(" ".join(self.problems("copy_bad")), "no kernel .*slower")
+
+    def test_unknown_file_no_op_and_malformed_specs_are_reported(self):
+        self.mutant("nofile", {"expect": "lose", "why": "w", "edits": [{"file": "gone.cu", "old": "a", "new": "b"}]})
+        self.mutant("noop", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "= 1;", "new": "= 1;"}]})
+        self.mutant("expect", {"expect": "maybe", "why": "w", "edits": []})
+        self.mutant("nowhy", {"expect": "full", "edits": [{"file": "k.cu", "old": "= 1;", "new": "= 3;"}]})
+        self.mutant("json", "{not json")
+        self.mutant("empty", {"expect": "full", "why": "w"})
+        self.assertRegex(" ".join(self.problems("nofile")), "no file solutions/lab1/gone.cu")
+        self.assertRegex(" ".join(self.problems("noop")), "change nothing")
+        self.assertRegex(" ".join(self.problems("expect")), "expect")
+        self.assertRegex(" ".join(self.problems("nowhy")), "why")
+        self.assertRegex(" ".join(self.problems("json")), "not valid JSON")
+        self.assertRegex(" ".join(self.problems("empty")), "nothing to grade")
+
+    def test_whole_files_must_be_lab_files(self):
+        self.mutant("whole", {"expect": "full", "why": "w"}, {"k.cu": "int x;\n"})
+        self.mutant("stray", {"expect": "full", "why": "w"}, {"extra.cu": "int x;\n"})
+        self.assertEqual(self.problems("whole"), [])
+        self.assertRegex(" ".join(self.problems("stray")), "extra.cu is not a file of labs/lab1/")
+
+    def test_check_reports_every_bad_mutant_and_fails(self):
+        self.mutant("a_ok", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "= 1;", "new": "= 3;"}]})
+        self.mutant("b_gone", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "= 7;", "new": "= 3;"}]})
+        out = io.StringIO()
+        self.assertEqual(mutants.check([], root=self.root, out=out), 1)
+        self.assertIn("ok   lab1/a_ok", out.getvalue())
+        self.assertIn("FAIL lab1/b_gone", out.getvalue())
+        self.assertIn("1 of 2 apply", out.getvalue())
+        out = io.StringIO()
+        self.assertEqual(mutants.check(["other_lab"], root=self.root, out=out), 1)  # nothing to check
+        (self.root / "tests/mutants/lab1/b_gone").rename(self.root / "tests/mutants/lab1/b_fixed")
+        (self.root / "tests/mutants/lab1/b_fixed/mutant.json").write_text(
+            json.dumps({"expect": "full", "why": "w", "edits": [{"file": "k.cu", "old": "= 2;", "new": "= 1 + 1;"}]}))
+        self.assertEqual(mutants.check(["lab1"], root=self.root, out=io.StringIO()), 0)
+
+    def test_compile_command_uses_rdc_only_for_separable_labs(self):
+        src = Path("/tmp/x/lab1/k.cu")
+        cmd = mutants.nvcc_command("nvcc", src, "lab1", src.parent, self.root)
+        self.assertIn("-arch=sm_75", cmd)
+        self.assertIn(str(self.root / "common" / "include"), cmd)
+        self.assertNotIn("-rdc=true", cmd)
+        (self.root / "tests/lab1/CMakeLists.txt").write_text("cudalab_add_lab(lab1\n  SOURCES k.cu\n  SEPARABLE)\n")
+        self.assertIn("-rdc=true", mutants.nvcc_command("nvcc", src, "lab1", src.parent, self.root))
+
+
+if __name__ == "__main__":
+    unittest.main()
