@@ -1,6 +1,10 @@
 // ch03_04 demo: latency and Little's law on your GPU.
 //
-//   ./ch03_04_latency_hiding_demo
+//   ./ch03_04_latency_hiding_demo          the tables
+//   ./ch03_04_latency_hiding_demo --csv    part 3 only, as CSV (for tools/plots.py): one row per
+//     kernel and resident warps per SM,
+//     kernel,loads_in_flight,warps_per_sm,block,blocks_per_sm,ms,gbs,pct_copy,predicted_gbs,copy_gbs
+//     (ms, gbs, pct_copy empty where that many warps do not fit)
 //
 // 1. Load latency from your pointerChase: a chain in L1, in L2, and through DRAM.
 // 2. The book's memory table (Fermi) beside the same computation for this GPU.
@@ -68,44 +72,51 @@ Latency chase(std::size_t elems, std::size_t stride, unsigned int warmup, bool c
 
 }  // namespace
 
-int main() {
+int main(int argc, char **argv) {
+  const bool csv = argc > 1 && std::strcmp(argv[1], "--csv") == 0;
   cudalab::DeviceInfo dev;
   CUDALAB_CHECK(cudalab::query_device(0, &dev));
   const double copy_gbs = cudalab::measured_copy_bandwidth_gbs();
-  std::printf("%s\nmeasured copy bandwidth %.0f GB/s (theoretical %.0f), L2 %zu MB\n\n",
-              cudalab::describe_device(dev).c_str(), copy_gbs, dev.theoretical_bandwidth_gbs(), dev.l2_bytes >> 20);
+  if (!csv)
+    std::printf("%s\nmeasured copy bandwidth %.0f GB/s (theoretical %.0f), L2 %zu MB\n\n",
+                cudalab::describe_device(dev).c_str(), copy_gbs, dev.theoretical_bandwidth_gbs(), dev.l2_bytes >> 20);
 
-  // 1. Latency.
-  const Latency l1 = chase(1024, 1, 1024, false);  // 4 KB: L1 after one lap
-  const Latency l2 = chase(std::min<std::size_t>(dev.l2_bytes / 8, 8 << 20) / 4, 32, 1u << 16, false);  // L2
+  // 1. Latency (with --csv only the DRAM latency, which part 3's prediction needs).
+  Latency l1, l2;
+  if (!csv) {
+    l1 = chase(1024, 1, 1024, false);                                                       // 4 KB: L1 after one lap
+    l2 = chase(std::min<std::size_t>(dev.l2_bytes / 8, 8 << 20) / 4, 32, 1u << 16, false);  // L2
+  }
   const Latency dram = chase(std::size_t(32) << 20, 32, 0, true);  // 128 MB, cold L2
-  std::printf("Load latency (pointerChase, 4096 dependent loads)\n");
-  std::printf("  %-28s %10s %8s\n", "chain", "cycles", "ns");
-  std::printf("  %-28s %10.1f %8.1f\n", "4 KB (L1 hits)", l1.cycles, l1.ns);
-  std::printf("  %-28s %10.1f %8.1f\n", "L2/8, one warm lap (L2 hits)", l2.cycles, l2.ns);
-  std::printf("  %-28s %10.1f %8.1f\n", "128 MB, cold L2 (DRAM)", dram.cycles, dram.ns);
   const double sm_ghz = dram.ns > 0 ? dram.cycles / dram.ns : dev.sm_clock_khz / 1e6;
-  std::printf("  DRAM / L1 = %.1fx; SM clock during the chase %.2f GHz (peak %.2f)\n\n", dram.cycles / l1.cycles,
-              sm_ghz, dev.sm_clock_khz / 1e6);
+  if (!csv) {
+    std::printf("Load latency (pointerChase, 4096 dependent loads)\n");
+    std::printf("  %-28s %10s %8s\n", "chain", "cycles", "ns");
+    std::printf("  %-28s %10.1f %8.1f\n", "4 KB (L1 hits)", l1.cycles, l1.ns);
+    std::printf("  %-28s %10.1f %8.1f\n", "L2/8, one warm lap (L2 hits)", l2.cycles, l2.ns);
+    std::printf("  %-28s %10.1f %8.1f\n", "128 MB, cold L2 (DRAM)", dram.cycles, dram.ns);
+    std::printf("  DRAM / L1 = %.1fx; SM clock during the chase %.2f GHz (peak %.2f)\n\n", dram.cycles / l1.cycles,
+                sm_ghz, dev.sm_clock_khz / 1e6);
 
-  // 2. The book's table and this GPU's.
-  const MemoryParallelism fermi = memory_parallelism(800, 144, 1.566, 4, 32, 16);
-  const MemoryParallelism here4 = memory_parallelism(dram.cycles, copy_gbs, sm_ghz, 4, dev.warp_size, dev.sm_count);
-  const MemoryParallelism here16 = memory_parallelism(dram.cycles, copy_gbs, sm_ghz, 16, dev.warp_size, dev.sm_count);
-  std::printf("Little's law for memory: bytes in flight = latency x bandwidth\n");
-  std::printf("  %-34s %14s %14s %14s\n", "", "book (Fermi)", "this GPU, 4 B", "this GPU, 16 B");
-  std::printf("  %-34s %14.0f %14.0f %14.0f\n", "latency (cycles)", 800.0, dram.cycles, dram.cycles);
-  std::printf("  %-34s %14.0f %14.0f %14.0f\n", "bandwidth (GB/s)", 144.0, copy_gbs, copy_gbs);
-  std::printf("  %-34s %14.3f %14.3f %14.3f\n", "clock (GHz)", 1.566, sm_ghz, sm_ghz);
-  std::printf("  %-34s %14.1f %14.1f %14.1f\n", "bytes per cycle", fermi.bytes_per_cycle, here4.bytes_per_cycle,
-              here16.bytes_per_cycle);
-  std::printf("  %-34s %14.0f %14.0f %14.0f\n", "bytes in flight", fermi.bytes_in_flight, here4.bytes_in_flight,
-              here16.bytes_in_flight);
-  std::printf("  %-34s %14.0f %14.0f %14.0f\n", "threads (bytes per thread: 4/4/16)", fermi.threads, here4.threads,
-              here16.threads);
-  std::printf("  %-34s %14d %14d %14d\n", "warps", fermi.warps, here4.warps, here16.warps);
-  std::printf("  %-34s %14.1f %14.1f %14.1f   (max %d)\n\n", "warps per SM", fermi.warps_per_sm, here4.warps_per_sm,
-              here16.warps_per_sm, dev.max_warps_per_sm);
+    // 2. The book's table and this GPU's.
+    const MemoryParallelism fermi = memory_parallelism(800, 144, 1.566, 4, 32, 16);
+    const MemoryParallelism here4 = memory_parallelism(dram.cycles, copy_gbs, sm_ghz, 4, dev.warp_size, dev.sm_count);
+    const MemoryParallelism here16 = memory_parallelism(dram.cycles, copy_gbs, sm_ghz, 16, dev.warp_size, dev.sm_count);
+    std::printf("Little's law for memory: bytes in flight = latency x bandwidth\n");
+    std::printf("  %-34s %14s %14s %14s\n", "", "book (Fermi)", "this GPU, 4 B", "this GPU, 16 B");
+    std::printf("  %-34s %14.0f %14.0f %14.0f\n", "latency (cycles)", 800.0, dram.cycles, dram.cycles);
+    std::printf("  %-34s %14.0f %14.0f %14.0f\n", "bandwidth (GB/s)", 144.0, copy_gbs, copy_gbs);
+    std::printf("  %-34s %14.3f %14.3f %14.3f\n", "clock (GHz)", 1.566, sm_ghz, sm_ghz);
+    std::printf("  %-34s %14.1f %14.1f %14.1f\n", "bytes per cycle", fermi.bytes_per_cycle, here4.bytes_per_cycle,
+                here16.bytes_per_cycle);
+    std::printf("  %-34s %14.0f %14.0f %14.0f\n", "bytes in flight", fermi.bytes_in_flight, here4.bytes_in_flight,
+                here16.bytes_in_flight);
+    std::printf("  %-34s %14.0f %14.0f %14.0f\n", "threads (bytes per thread: 4/4/16)", fermi.threads, here4.threads,
+                here16.threads);
+    std::printf("  %-34s %14d %14d %14d\n", "warps", fermi.warps, here4.warps, here16.warps);
+    std::printf("  %-34s %14.1f %14.1f %14.1f   (max %d)\n\n", "warps per SM", fermi.warps_per_sm, here4.warps_per_sm,
+                here16.warps_per_sm, dev.max_warps_per_sm);
+  }
 
   // 3. Bandwidth against resident warps.
   const std::size_t n = std::size_t(1) << 24;  // 256 MB of int4
@@ -134,21 +145,30 @@ int main() {
     }
   }
 
-  std::printf("Copy bandwidth against resident warps per SM (256 MB; occupancy held by dynamic shared memory)\n");
-  std::printf(
-      "Little's law: GB/s = bytes in flight / DRAM latency (%.0f ns, unloaded), x2 for the writes, "
-      "capped at the copy bandwidth\n",
-      dram.ns);
-  std::printf("  %5s %6s %6s | %9s %6s %9s | %9s %6s %9s\n", "warps", "block", "blocks", "1 load", "%copy", "predicted",
-              "4 loads", "%copy", "predicted");
+  if (csv) {
+    std::printf("kernel,loads_in_flight,warps_per_sm,block,blocks_per_sm,ms,gbs,pct_copy,predicted_gbs,copy_gbs\n");
+  } else {
+    std::printf("Copy bandwidth against resident warps per SM (256 MB; occupancy held by dynamic shared memory)\n");
+    std::printf(
+        "Little's law: GB/s = bytes in flight / DRAM latency (%.0f ns, unloaded), x2 for the writes, "
+        "capped at the copy bandwidth\n",
+        dram.ns);
+    std::printf("  %5s %6s %6s | %9s %6s %9s | %9s %6s %9s\n", "warps", "block", "blocks", "1 load", "%copy",
+                "predicted", "4 loads", "%copy", "predicted");
+  }
   for (int w : {1, 2, 4, 8, 16, 32, 64}) {
     if (w > dev.max_warps_per_sm) break;
     const int per_block = std::min(w, 8), blocks = w / per_block, block = 32 * per_block;
-    std::printf("  %5d %6d %6d |", w, block, blocks);
+    if (!csv) std::printf("  %5d %6d %6d |", w, block, blocks);
     for (const Kernel &k : kernels) {
+      const double in_flight = double(dev.sm_count) * w * dev.warp_size * sizeof(int4) * k.loads;
+      const double predicted = std::min(copy_gbs, 2 * littles_law_bandwidth_gbs(in_flight, dram.ns));
       std::size_t dyn = 0;
       if (pin_blocks_per_sm((const void *)k.fn, block, blocks, &dyn) != cudaSuccess) {
-        std::printf(" %9s %6s %9s |", "n/a*", "", "");
+        if (csv)
+          std::printf("%s,%d,%d,%d,%d,,,,%.1f,%.1f\n", k.name, k.loads, w, block, blocks, predicted, copy_gbs);
+        else
+          std::printf(" %9s %6s %9s |", "n/a*", "", "");
         cudaGetLastError();
         continue;
       }
@@ -159,12 +179,14 @@ int main() {
         return EXIT_FAILURE;
       }
       const double gbs = cudalab::gbs(bytes, t.median_ms);
-      const double in_flight = double(dev.sm_count) * w * dev.warp_size * sizeof(int4) * k.loads;
-      const double predicted = std::min(copy_gbs, 2 * littles_law_bandwidth_gbs(in_flight, dram.ns));
-      std::printf(" %9.0f %5.1f%% %9.0f |", gbs, 100 * gbs / copy_gbs, predicted);
+      if (csv)
+        std::printf("%s,%d,%d,%d,%d,%.4f,%.1f,%.1f,%.1f,%.1f\n", k.name, k.loads, w, block, blocks, t.median_ms, gbs,
+                    100 * gbs / copy_gbs, predicted, copy_gbs);
+      else
+        std::printf(" %9.0f %5.1f%% %9.0f |", gbs, 100 * gbs / copy_gbs, predicted);
     }
-    std::printf("\n");
+    if (!csv) std::printf("\n");
   }
-  std::printf("* n/a: that many warps do not fit (the kernel's registers, or the SM's warp limit)\n");
+  if (!csv) std::printf("* n/a: that many warps do not fit (the kernel's registers, or the SM's warp limit)\n");
   return EXIT_SUCCESS;
 }

@@ -2,6 +2,10 @@
 // your heuristic's pick for a few matrix shapes.
 //
 //   ./ch03_09_exposing_parallelism_demo                 the table
+//   ./ch03_09_exposing_parallelism_demo --csv           the sweep only, as CSV (for tools/plots.py):
+//     block_x,block_y,grid_x,grid_y,ms,gbs,pct_copy,book_ms,copy_gbs,result
+//     (ms, gbs, pct_copy empty for a shape that was not launched; book_ms empty where the book's
+//     launch failed; result: ok, WRONG or not launched)
 //   ./ch03_09_exposing_parallelism_demo once BX BY      one launch, for a profiler:
 //     ncu --clock-control none --metrics smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,\
 //         l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second,sm__warps_active.avg.pct_of_peak_sustained_active \
@@ -41,6 +45,7 @@ int main(int argc, char **argv) {
     return EXIT_SUCCESS;
   }
 
+  const bool csv = argc >= 2 && std::strcmp(argv[1], "--csv") == 0;
   cudalab::DeviceInfo dev;
   CUDALAB_CHECK(cudalab::query_device(0, &dev));
   const double copy_gbs = cudalab::measured_copy_bandwidth_gbs();
@@ -48,9 +53,13 @@ int main(int argc, char **argv) {
   CUDALAB_CHECK(cudaMemcpy(&fa, a.get(), 4, cudaMemcpyDeviceToHost));
   CUDALAB_CHECK(cudaMemcpy(&fb, b.get(), 4, cudaMemcpyDeviceToHost));
   std::vector<float> host;
-  std::printf("%s\n16384 x 16384 floats (3 GiB moved per run), measured copy bandwidth %.0f GB/s\n\n",
-              cudalab::describe_device(dev).c_str(), copy_gbs);
-  std::printf("%-10s %-13s %9s %8s %7s | %8s  %s\n", "block", "grid", "ms", "GB/s", "%copy", "book ms", "result");
+  if (csv) {
+    std::printf("block_x,block_y,grid_x,grid_y,ms,gbs,pct_copy,book_ms,copy_gbs,result\n");
+  } else {
+    std::printf("%s\n16384 x 16384 floats (3 GiB moved per run), measured copy bandwidth %.0f GB/s\n\n",
+                cudalab::describe_device(dev).c_str(), copy_gbs);
+    std::printf("%-10s %-13s %9s %8s %7s | %8s  %s\n", "block", "grid", "ms", "GB/s", "%copy", "book ms", "result");
+  }
   struct Row {
     dim3 block;
     double book_ms;  // Tesla M2070, seed 000 sections 3.7 and 3.9
@@ -63,11 +72,17 @@ int main(int argc, char **argv) {
     const dim3 grid = grid_for(n, n, r.block);
     std::snprintf(bs, sizeof bs, "(%u,%u)", r.block.x, r.block.y);
     std::snprintf(gs, sizeof gs, "(%u,%u)", grid.x, grid.y);
-    std::snprintf(book, sizeof book, r.book_ms > 0 ? "%8.3f" : "  error", r.book_ms);
+    if (csv)
+      std::snprintf(book, sizeof book, r.book_ms > 0 ? "%.3f" : "", r.book_ms);
+    else
+      std::snprintf(book, sizeof book, r.book_ms > 0 ? "%8.3f" : "  error", r.book_ms);
     std::string why;
     cudaError_t err = launch_sum_matrix(limits, a.get(), b.get(), c.get(), n, n, r.block, &why);
     if (err != cudaSuccess) {
-      std::printf("%-10s %-13s %s | %s  %s\n", bs, gs, "            not launched   ", book, why.c_str());
+      if (csv)
+        std::printf("%u,%u,%u,%u,,,,%s,%.1f,not launched\n", r.block.x, r.block.y, grid.x, grid.y, book, copy_gbs);
+      else
+        std::printf("%-10s %-13s %s | %s  %s\n", bs, gs, "            not launched   ", book, why.c_str());
       continue;
     }
     CUDALAB_CHECK(cudaDeviceSynchronize());
@@ -84,9 +99,14 @@ int main(int argc, char **argv) {
     bool ok = true;
     for (float v : host) ok = ok && v == fa + fb;
     const double bw = cudalab::gbs(3.0 * elems * 4, t.median_ms);
-    std::printf("%-10s %-13s %9.3f %8.0f %6.1f%% | %s  %s\n", bs, gs, t.median_ms, bw, 100 * bw / copy_gbs, book,
-                ok ? "ok" : "WRONG");
+    if (csv)
+      std::printf("%u,%u,%u,%u,%.4f,%.1f,%.1f,%s,%.1f,%s\n", r.block.x, r.block.y, grid.x, grid.y, t.median_ms, bw,
+                  100 * bw / copy_gbs, book, copy_gbs, ok ? "ok" : "WRONG");
+    else
+      std::printf("%-10s %-13s %9.3f %8.0f %6.1f%% | %s  %s\n", bs, gs, t.median_ms, bw, 100 * bw / copy_gbs, book,
+                  ok ? "ok" : "WRONG");
   }
+  if (csv) return EXIT_SUCCESS;
   std::printf("\npick_block_shape:\n");
   const std::pair<int, int> mats[] = {{16384, 16384}, {100, 1000003}, {(1 << 22) + 1, 60}, {1000, 3}};
   for (auto [nx, ny] : mats) {

@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""Recalibrate the performance thresholds for your course GPU.
+
+    tools/calibrate.py --build build/check [--repeat 3] [-L performance] [--margin 0.85] [--write]
+    tools/calibrate.py --from build/gpu-check/check-1.json build/gpu-check/check-2.json ... [--write]
+
+--build runs `ctest --test-dir DIR -L LABEL -LE profile` REPEAT times (one test at a time, with
+no $CUDALAB_THRESHOLD_* overrides) in a build of the reference solutions (the `check` preset) and
+keeps each run's summary.json as DIR/grade/calibrate-N.json; --from reads summary.json files of
+earlier runs instead (tools/grade.py writes DIR/grade/summary.json after every graded ctest run,
+tools/gpu-check.sh --repeat N keeps build/gpu-check/check-N.json).
+
+Every "[ PERF ]" line of a test (summary.json "measurements") holds a measured ratio and the value
+it was required to reach: "speed-up 2.06x, required >= 1.85x", "74.3% of measured copy bandwidth
+(...), required >= 60%", "ratio 17.3, required >= 8.0". Each line is keyed by its grading.json
+threshold key: the key the line or the test's failure names ("threshold 'KEY'"), else the one key
+literal in the test's body in tests/<lab>/*.cu (TEST_F(Suite, Name) { ... "KEY" ... }), else the
+one key of the lab whose current value is the printed required value.
+
+Per lab and key it prints the current value, the smallest and the median measurement over all
+runs (and all tests using the key), and
+
+    suggested = margin x smallest measurement, rounded down to 2 significant figures
+
+(margin 0.85 by default: 15 % below the worst run). Every threshold is a minimum ("required >=").
+--write puts the suggested values into tests/<lab>/grading.json ("value") with a "calibrated" note
+(device, date, min/median, the margin, and after "before:" the hand-set value and its note, kept
+through later recalibrations); the rest of the file is left as it is. --only LAB
+or KEY limits what is written. Review the suggestions before writing: a threshold must also stay
+above what a wrong or lazy kernel reaches (see each key's "calibrated" note and the mutants:
+tools/mutants.py). Keys no run measured (profile tests, or correctness tests outside -L) are
+listed and left alone.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from decimal import ROUND_FLOOR, Decimal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REQUIRED = re.compile(r"required >= ([0-9]+(?:\.[0-9]+)?)(x|%)?")
+NAMED = re.compile(r"threshold '([A-Za-z0-9_]+)'")
+TEST_MACRO = re.compile(r"\bTEST(?:_F|_P)?\(\s*(\w+)\s*,\s*(\w+)\s*\)")
+
+
+@dataclass
+class Measurement:
+    lab: str
+    test: str
+    measured: float
+    required: float
+    required_text: str
+    line: str
+    key: str | None = None
+
+
+@dataclass
+class Row:
+    lab: str
+    key: str
+    current: float | None
+    values: list = field(default_factory=list)
+
+
+def parse_line(line: str) -> tuple[float, float, str] | None:
+    """(measured, required, required as printed) from one [ PERF ] line, or None.
+    The measured value is the last number before "required >=" with the same unit (x, % or none)."""
+    m = REQUIRED.search(line)
+    if not m:
+        return None
+    unit = m.group(2) or ""
+    tail = re.escape(unit) if unit else r"(?![0-9.x%])"
+    found = re.findall(r"(?<![0-9.])([0-9]+(?:\.[0-9]+)?)" + tail, line[:m.start()])
+    if not found:
+        return None
+    return float(found[-1]), float(m.group(1)), m.group(1)
+
+
+def test_parts(name: str, lab: str) -> tuple[str, str]:
+    """'<lab>.Prefix/Suite.Test/param' -> ('Suite', 'Test')."""
+    rest = name[len(lab) + 1:] if name.startswith(lab + ".") else name
+    suite, _, test = rest.partition(".")
+    return suite.split("/")[-1], test.split("/")[0]
+
+
+def keys_in_sources(test_dir: Path, keys: list[str]) -> dict[tuple[str, str], list[str]]:
+    """(suite, test) -> the threshold keys quoted in that test's body (up to the next TEST macro)."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for src in sorted(p for p in test_dir.glob("*") if p.suffix in (".cu", ".cpp", ".cuh", ".hpp")):
+        text = src.read_text(errors="replace")
+        macros = list(TEST_MACRO.finditer(text))
+        for i, m in enumerate(macros):
+            body = text[m.end():macros[i + 1].start() if i + 1 < len(macros) else len(text)]
+            found[(m.group(1), m.group(2))] = [k for k in keys if f'"{k}"' in body]
+    return found
+
+
+def matches_value(text: str, value: float) -> bool:
+    """Does the printed required value (e.g. "1.85", "60", "8.0") show this threshold value?"""
+    decimals = len(text.partition(".")[2])
+    return abs(value - float(text)) <= 0.5 * 10 ** -decimals + 1e-12
+
+
+def load_thresholds(root: Path, lab: str) -> dict[str, dict]:
+    try:
+        return json.loads((root / "tests" / lab / "grading.json").read_text()).get("thresholds", {})
+    except (OSError, ValueError):
+        return {}
+
+
+def collect(summaries: list[dict], root: Path) -> tuple[list[Measurement], dict[str, dict[str, dict]]]:
+    """Every measurement of every run, keyed; and the thresholds of every lab seen."""
+    thresholds: dict[str, dict[str, dict]] = {}
+    sources: dict[str, dict] = {}
+    out: list[Measurement] = []
+    for summary in summaries:
+        for t in summary.get("tests", []):
+            lab = t["lab"]
+            if lab not in thresholds:
+                thresholds[lab] = load_thresholds(root, lab)
+                sources[lab] = keys_in_sources(root / "tests" / lab, list(thresholds[lab]))
+            keys = thresholds[lab]
+            lines = t.get("measurements", [])
+            for line in lines:
+                parsed = parse_line(line)
+                if not parsed:
+                    continue
+                m = Measurement(lab, t["name"], *parsed, line)
+                named = NAMED.search(line) or (NAMED.search(t.get("reason", "")) if len(lines) == 1 else None)
+                candidates = sources[lab].get(test_parts(t["name"], lab), [])
+                if named and named.group(1) in keys:
+                    m.key = named.group(1)
+                elif len(candidates) == 1:
+                    m.key = candidates[0]
+                else:
+                    pool = candidates or list(keys)
+                    by_value = [k for k in pool if matches_value(m.required_text, float(keys[k]["value"]))]
+                    m.key = by_value[0] if len(by_value) == 1 else None
+                out.append(m)
+    return out, thresholds
+
+
+def round_down_2sig(x: float) -> Decimal:
+    """Rounded down to 2 significant figures: 1.7595 -> 1.7, 63.2 -> 63, 0.7148 -> 0.71, 1.037 -> 1.0."""
+    if x <= 0:
+        return Decimal(0)
+    step = Decimal(1).scaleb(math.floor(math.log10(x)) - 1)
+    return (Decimal(repr(x)) / step).to_integral_value(rounding=ROUND_FLOOR) * step
+
+
+def fmt_decimal(d: Decimal) -> str:
+    return format(d, "f")
+
+
+def suggest(values: list[float], margin: float) -> Decimal:
+    return round_down_2sig(min(values) * margin)
+
+
+def table(measurements: list[Measurement], thresholds: dict[str, dict[str, dict]]) -> list[Row]:
+    rows: dict[tuple[str, str], Row] = {}
+    for lab, keys in thresholds.items():
+        for key, spec in keys.items():
+            rows[(lab, key)] = Row(lab, key, float(spec["value"]) if "value" in spec else None)
+    for m in measurements:
+        if m.key:
+            rows[(m.lab, m.key)].values.append(m.measured)
+    return list(rows.values())
+
+
+def render(rows: list[Row], unmapped: list[Measurement], margin: float, runs: int, device: str) -> str:
+    lines = [f"Calibration from {runs} run(s) on {device}",
+             f"suggested = {margin:.0%} of the smallest measurement, rounded down to 2 significant figures", ""]
+    head = f"{'lab':<34} {'key':<30} {'current':>8} {'measured min / median (n)':>26} {'suggested':>10}  note"
+    lines += [head, "-" * len(head)]
+    for r in rows:
+        cur = f"{r.current:g}" if r.current is not None else "-"
+        if not r.values:
+            lines.append(f"{r.lab:<34} {r.key:<30} {cur:>8} {'not measured':>26} {'-':>10}")
+            continue
+        lo, med = min(r.values), statistics.median(r.values)
+        sug = suggest(r.values, margin)
+        if r.current is not None and lo < r.current:
+            note = "the reference FAILED in a run: check the GPU is idle, or lower the threshold"
+        elif r.current is None or Decimal(repr(r.current)) == sug:
+            note = "unchanged"
+        else:
+            note = "tighter" if sug > Decimal(repr(r.current)) else "looser"
+        if r.current is not None and r.current > 1 >= sug:
+            note += "; <= 1 no longer requires a speed-up: keep the value, or a --margin nearer 1"
+        lines.append(f"{r.lab:<34} {r.key:<30} {cur:>8} {f'{lo:g} / {med:g} ({len(r.values)})':>26} "
+                     f"{fmt_decimal(sug):>10}  {note}")
+    if unmapped:
+        lines += ["", "Measurements without a threshold key (left alone):"]
+        lines += [f"  {m.test}: {m.line}" for m in unmapped]
+    return "\n".join(lines) + "\n"
+
+
+def object_span(text: str, open_brace: int) -> int:
+    """Index of the '}' that closes the JSON object opening at text[open_brace]."""
+    depth, in_string, escaped = 0, False, False
+    for i in range(open_brace, len(text)):
+        c = text[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise ValueError("unbalanced braces")
+
+
+def update_grading_text(text: str, key: str, value: str, note: str) -> str:
+    """grading.json text with thresholds.<key>.value and .calibrated replaced; the rest untouched."""
+    th = re.search(r'"thresholds"\s*:\s*\{', text)
+    km = re.compile(r'"%s"\s*:\s*\{' % re.escape(key)).search(text, th.end()) if th else None
+    if not km:
+        raise KeyError(key)
+    start = km.end() - 1
+    end = object_span(text, start)
+    obj = text[start:end + 1]
+    obj = re.sub(r'("value"\s*:\s*)-?[0-9][0-9.eE+-]*', lambda m: m.group(1) + value, obj, count=1)
+    quoted = json.dumps(note, ensure_ascii=False)
+    if re.search(r'"calibrated"\s*:', obj):
+        obj = re.sub(r'("calibrated"\s*:\s*)"(?:[^"\\]|\\.)*"', lambda m: m.group(1) + quoted, obj, count=1)
+    else:
+        obj = re.sub(r'("value"\s*:\s*[^,\n}]*)', lambda m: m.group(1) + ', "calibrated": ' + quoted, obj, count=1)
+    new = text[:start] + obj + text[end + 1:]
+    if float(json.loads(new)["thresholds"][key]["value"]) != float(value):
+        raise ValueError(f"could not update {key}")
+    return new
+
+
+def calibrated_note(device: str, values: list[float], runs: int, margin: float, old_value, old_note: str) -> str:
+    earlier = old_note.split("; before: ", 1)[1] if "calibrate.py" in old_note and "; before: " in old_note \
+        else f"{old_value:g} ({old_note})" if old_note else f"{old_value:g}"
+    return (f"{device}: tools/calibrate.py {datetime.date.today().isoformat()}, {len(values)} measurement(s) in "
+            f"{runs} run(s): min {min(values):g}, median {statistics.median(values):g}; value = {margin:.0%} of "
+            f"the min, rounded down to 2 significant figures; before: {earlier}")
+
+
+def write(rows: list[Row], thresholds: dict[str, dict[str, dict]], root: Path, margin: float, runs: int,
+          device: str, only: list[str]) -> list[str]:
+    changed = []
+    for r in rows:
+        if not r.values or (only and r.lab not in only and r.key not in only):
+            continue
+        path = root / "tests" / r.lab / "grading.json"
+        spec = thresholds[r.lab][r.key]
+        value = fmt_decimal(suggest(r.values, margin))
+        note = calibrated_note(device, r.values, runs, margin, spec.get("value"), spec.get("calibrated", ""))
+        path.write_text(update_grading_text(path.read_text(), r.key, value, note))
+        changed.append(f"{r.lab} {r.key}: {spec.get('value')} -> {value}")
+    return changed
+
+
+def run_ctest(build: Path, label: str, repeat: int) -> list[Path]:
+    """Runs the labelled tests REPEAT times; returns the saved summary.json copies."""
+    manifest = json.loads((build / "grade" / "manifest.json").read_text())
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CUDALAB_THRESHOLD_")}
+    junit, summary = (build / "grade" / "junit.xml").resolve(), build / "grade" / "summary.json"
+    saved = []
+    for i in range(1, repeat + 1):
+        print(f"calibrate: run {i}/{repeat}: ctest --test-dir {build} -L '{label}' -LE profile", flush=True)
+        started = time.time()
+        proc = subprocess.run([manifest.get("ctest", "ctest"), "--test-dir", str(build), "-L", label, "-LE", "profile",
+                               "--parallel", "1", "--no-tests=error", "--output-junit", str(junit)],
+                              env=env, capture_output=True, text=True)
+        if not summary.exists() or summary.stat().st_mtime < started:
+            sys.exit(f"calibrate: run {i} wrote no {summary} (ctest exit {proc.returncode}):\n{proc.stdout[-3000:]}"
+                     f"{proc.stderr[-2000:]}")
+        copy = build / "grade" / f"calibrate-{i}.json"
+        copy.write_text(summary.read_text())
+        saved.append(copy)
+    return saved
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    src = parser.add_mutually_exclusive_group(required=True)
+    src.add_argument("--build", type=Path, help="build tree of the reference solutions to run ctest in")
+    src.add_argument("--from", dest="summaries", type=Path, nargs="+", help="summary.json files of earlier runs")
+    parser.add_argument("--repeat", type=int, default=3, help="ctest runs with --build (default 3)")
+    parser.add_argument("-L", dest="label", default="performance", help="ctest label regex (default performance)")
+    parser.add_argument("--margin", type=float, default=0.85, help="suggested = margin x worst (default 0.85)")
+    parser.add_argument("--write", action="store_true", help="write the suggestions into tests/<lab>/grading.json")
+    parser.add_argument("--only", nargs="+", default=[], help="with --write: only these labs or keys")
+    parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)  # for the self-test
+    args = parser.parse_args(argv)
+    paths = args.summaries or run_ctest(args.build, args.label, args.repeat)
+    summaries = [json.loads(p.read_text()) for p in paths]
+    measurements, thresholds = collect(summaries, args.root)
+    if not measurements:
+        print("calibrate: no performance measurements in these runs (GPU tests skipped without a GPU?)")
+        return 1
+    device = summaries[0].get("device", "unknown GPU")
+    rows = table(measurements, thresholds)
+    print(render(rows, [m for m in measurements if not m.key], args.margin, len(summaries), device), end="")
+    if args.write:
+        changed = write(rows, thresholds, args.root, args.margin, len(summaries), device, args.only)
+        print("\nWritten (the next build compiles them in: cmake --build --preset check):" if changed else "\nNothing written.")
+        print("\n".join(f"  {c}" for c in changed))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
