@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Grader self-test: grade wrong and right submissions through the submission path.
 
-    tools/mutants.py [LAB ...] [--out DIR]
+    tools/mutants.py [LAB ...] [--out DIR] [-j N] [--gpu-jobs M] [--stop-early]
     tools/mutants.py --check [--compile] [LAB ...]
 
 tests/mutants/<lab>/<name>/ holds a mutant: mutant.json, {"expect": "lose" | "full", "why": "...",
@@ -13,6 +13,16 @@ kernel k2 the body of kernel k1 (a baseline copied into the optimised slot).
 solution) must get every point. Prints the kill table; exits 0 only if every mutant behaves.
 Runs on a machine with a GPU (GPU tests skipped elsewhere make "full" impossible).
 
+Each lab's mutants are graded in a pristine copy of the tree (build/mutants/<lab>/tree, build and
+one <mutant>.txt score table each), the mutant's files overlaid and rebuilt incrementally, like
+tools/grade_submission.py does for a student. With -j N, N trees are built at once (a lab with
+many mutants gets several, --per-tree mutants each) while the GPU grades: correctness tests of
+several labs may share the GPU (up to --gpu-jobs at once per lab), performance tests always have
+it to themselves. --stop-early skips the performance tests of a wrong mutant that has already lost
+correctness points (its row says "correctness only"); correct variants always run everything.
+A machine with 16 cores grades every mutant of the repository in about half an hour with
+`-j 12 --gpu-jobs 8 --stop-early`. The kill table is also written to <out>/kill-table.txt.
+
 --check needs no GPU and builds nothing: it applies every mutant's edits and reports each one that
 no longer applies (its `old` text is gone or occurs twice, a kernel to copy is missing, a file is
 unknown), that changes nothing, or whose mutant.json is malformed. With --compile it also compiles
@@ -22,14 +32,20 @@ that no longer compile. Exits 0 only if every mutant is fine.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import math
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -222,6 +238,148 @@ def check(labs: list[str], compile_too: bool = False, jobs: int = 1, root: Path 
     return 1 if bad else 0
 
 
+class GpuLock:
+    """Correctness runs share the GPU; performance runs have it alone (a readers-writer lock)."""
+
+    def __init__(self) -> None:
+        self._cv = threading.Condition()
+        self._shared = 0
+        self._exclusive = False
+        self._waiting = 0  # exclusive requests waiting: they go first
+
+    @contextmanager
+    def shared(self):
+        with self._cv:
+            self._cv.wait_for(lambda: not self._exclusive and not self._waiting)
+            self._shared += 1
+        try:
+            yield
+        finally:
+            with self._cv:
+                self._shared -= 1
+                self._cv.notify_all()
+
+    @contextmanager
+    def exclusive(self):
+        with self._cv:
+            self._waiting += 1
+            self._cv.wait_for(lambda: not self._exclusive and not self._shared)
+            self._waiting -= 1
+            self._exclusive = True
+        try:
+            yield
+        finally:
+            with self._cv:
+                self._exclusive = False
+                self._cv.notify_all()
+
+
+@dataclass
+class Row:
+    lab: str
+    name: str
+    expect: str
+    points: str
+    ok: bool
+    first: str
+
+
+def merge_junit(parts: list[Path], out: Path) -> None:
+    """One JUnit file with the test cases of several ctest runs (for tools/grade.py)."""
+    root = None
+    for part in parts:
+        if not part.is_file():
+            continue
+        tree = ET.parse(part).getroot()
+        if root is None:
+            root = tree
+        else:
+            for case in tree.iter("testcase"):
+                root.append(case)
+    ET.ElementTree(root if root is not None else ET.Element("testsuite")).write(out, encoding="unicode")
+
+
+def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_jobs: int,
+              build_jobs: int, stop_early: bool) -> tuple[dict | None, str, bool]:
+    """Builds the overlaid lab and runs its tests: correctness tests (up to gpu_jobs at once, the
+    GPU shared with other labs' correctness runs), then performance tests with the GPU to
+    themselves. With stop_early, a "lose" mutant that already lost correctness points skips the
+    performance tests. Returns the summary (None if grading failed), the score table, and whether
+    the performance tests ran."""
+    log = work / "build.log"
+    log.write_text("")
+    grade_submission.run(["nice", "-n", "10", "cmake", "--build", str(build), "-j", str(build_jobs), "--", "-k"], log)
+    env = dict(os.environ, CUDALAB_GRADING="1")
+    grade_dir = build / "grade"
+    grade_dir.mkdir(parents=True, exist_ok=True)
+    parts = []
+
+    def ctest(kind: str, jobs: int) -> None:
+        junit = grade_dir / f"junit-{kind}.xml"
+        junit.unlink(missing_ok=True)
+        grade_submission.run(["ctest", "--test-dir", str(build), "-j", str(jobs), "--output-junit", str(junit),
+                              "-L", f"^{lab}$", "-L", f"^{kind}$"], work / "ctest.log", env=env)
+        parts.append(junit)
+
+    def grade() -> tuple[dict | None, str]:
+        junit = grade_dir / "junit.xml"
+        merge_junit(parts, junit)
+        proc = subprocess.run([sys.executable, str(ROOT / "tools" / "grade.py"), "--manifest",
+                               str(grade_dir / "manifest.json"), "--junit", str(junit), "--out", str(grade_dir),
+                               "--build-log", str(log)], capture_output=True, text=True)
+        try:
+            return json.loads((grade_dir / "summary.json").read_text()), proc.stdout
+        except (OSError, ValueError):
+            return None, proc.stdout + proc.stderr
+
+    (work / "ctest.log").write_text("")
+    with gpu.shared():
+        ctest("correctness", gpu_jobs)
+    summary, table = grade()
+    if stop_early and expect == "lose" and summary is not None:
+        got, total = summary["labs"][lab]["correctness"]
+        if got < total:
+            return summary, table, False
+    with gpu.exclusive():
+        ctest("performance", 1)
+    summary, table = grade()
+    return summary, table, True
+
+
+def run_slot(lab: str, mutants: list[Path], work: Path, gpu: GpuLock, args, report) -> list[Row]:
+    """One pristine tree and build for a share of a lab's mutants; each is overlaid in turn and
+    rebuilt incrementally."""
+    rows = []
+    tree, build = grade_submission.prepare(work, [lab])
+    for mutant in mutants:
+        try:
+            spec = load_spec(mutant)
+            files = mutant_files(lab, mutant, spec)
+        except MutantError as e:
+            rows.append(report(Row(lab, mutant.name, "?", "-", False, f"does not apply: {e}"[:150])))
+            continue
+        grade_submission.overlay(tree, files, [lab], [])
+        summary, table, perf_ran = grade_lab(work, build, lab, spec["expect"], gpu, args.gpu_jobs,
+                                             args.build_jobs, args.stop_early)
+        (work / f"{mutant.name}.txt").write_text(f"{spec['why']}\n\n{table}")
+        try:
+            s = summary["labs"][lab]
+            got = s["correctness"][0] + s["performance"][0]
+            total = s["correctness"][1] + s["performance"][1]
+            skipped = sum(t["status"] == "skipped" for t in summary["tests"])
+            lost = [t for t in summary["tests"] if t["status"] != "passed" and t["max_points"] > 0]
+        except (TypeError, KeyError, ValueError):
+            got, total, skipped, lost = 0.0, 0.0, 0, []
+        if spec["expect"] == "lose":
+            ok = total > 0 and got < total and skipped == 0
+        else:
+            ok = total > 0 and got == total and perf_ran
+        points = f"{got:g}/{total:g}" + ("" if perf_ran else " (correctness only)")
+        first = f"{lost[0]['name'].split('.', 1)[1]}: {lost[0]['reason']}"[:150] if lost else ""
+        rows.append(report(Row(lab, mutant.name, spec["expect"], points, ok, first)))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("labs", nargs="*")
@@ -230,58 +388,53 @@ def main(argv: list[str] | None = None) -> int:
                         help="only check that every mutant still applies (no build, no GPU)")
     parser.add_argument("--compile", action="store_true",
                         help="with --check: also compile every mutated file with nvcc -c")
-    parser.add_argument("-j", "--jobs", type=int, default=1, help="with --compile: parallel nvcc runs")
+    parser.add_argument("-j", "--jobs", type=int, default=1,
+                        help="--check --compile: parallel nvcc runs; grading: trees built at once (each lab's "
+                             "mutants are shared among up to ceil(mutants / --per-tree) trees)")
+    parser.add_argument("--per-tree", type=int, default=4, help="grading: mutants per tree (default 4)")
+    parser.add_argument("--build-jobs", type=int, default=2, help="grading: make jobs per tree (default 2)")
+    parser.add_argument("--gpu-jobs", type=int, default=1,
+                        help="grading: correctness tests run at once (timed tests always run alone)")
+    parser.add_argument("--stop-early", action="store_true",
+                        help="a wrong mutant that already lost correctness points skips the performance tests")
     args = parser.parse_args(argv)
     if args.compile and not args.check:
         parser.error("--compile goes with --check")
     if args.check:
         return check(args.labs, args.compile, args.jobs)
-    rows = []
-    for lab_dir in sorted(p for p in MUTANTS.iterdir() if p.is_dir()):
-        lab = lab_dir.name
-        if args.labs and lab not in args.labs:
-            continue
-        # One pristine tree and build per lab; each mutant is overlaid and rebuilt incrementally.
-        work = (args.out / lab).resolve()
-        tree, build = grade_submission.prepare(work, [lab])
-        for mutant in sorted(p for p in lab_dir.iterdir() if (p / "mutant.json").exists()):
-            try:
-                spec = load_spec(mutant)
-                files = mutant_files(lab, mutant, spec)
-            except MutantError as e:
-                print(f"== {lab}/{mutant.name}: does not apply: {e}", flush=True)
-                rows.append((lab, mutant.name, "?", "-", False, f"does not apply: {e}"[:150]))
-                continue
-            print(f"== {lab}/{mutant.name}: {spec['why']}", flush=True)
-            notes: list[str] = []
-            grade_submission.overlay(tree, files, [lab], notes)
-            table = grade_submission.build_and_grade(work, build, [lab])
-            (work / f"{mutant.name}.txt").write_text(table)
-            try:
-                summary = json.loads((build / "grade" / "summary.json").read_text())
-                s = summary["labs"][lab]
-                got = s["correctness"][0] + s["performance"][0]
-                total = s["correctness"][1] + s["performance"][1]
-                skipped = sum(t["status"] == "skipped" for t in summary["tests"])
-                lost = [t for t in summary["tests"] if t["status"] != "passed"]
-            except (OSError, KeyError, ValueError):
-                got, total, skipped, lost = 0.0, 0.0, 0, []
-            if spec["expect"] == "lose":
-                ok = total > 0 and got < total and skipped == 0
-            else:
-                ok = total > 0 and got == total
-            first = f"{lost[0]['name'].split('.', 1)[1]}: {lost[0]['reason']}"[:150] if lost else ""
-            rows.append((lab, mutant.name, spec["expect"], f"{got:g}/{total:g}", ok, first))
-    print()
-    print(f"{'lab':<30} {'mutant':<30} {'expect':<6} {'points':>8}  verdict  first lost test: reason")
-    for lab, name, expect, pts, ok, first in rows:
-        verdict = "ok" if ok else "WRONG"
-        print(f"{lab:<30} {name:<30} {expect:<6} {pts:>8}  {verdict:<7}  {first}")
-    lose = [r for r in rows if r[2] == "lose"]
-    full = [r for r in rows if r[2] == "full"]
-    print(f"\nmutants losing points: {sum(r[4] for r in lose)}/{len(lose)}; "
-          f"correct variants with full marks: {sum(r[4] for r in full)}/{len(full)}")
-    return 0 if rows and all(r[4] for r in rows) else 1
+
+    slots = []
+    for lab, group in itertools.groupby(lab_mutants(args.labs), key=lambda item: item[0]):
+        mutants = [m for _, m in group]
+        n = max(1, math.ceil(len(mutants) / max(1, args.per_tree))) if args.jobs > 1 else 1
+        for k in range(n):
+            share = mutants[k::n]
+            slots.append((lab, share, (args.out / (lab if n == 1 else f"{lab}-{k}")).resolve()))
+    gpu = GpuLock()
+    printing = threading.Lock()
+
+    def report(row: Row) -> Row:
+        with printing:
+            print(f"{'ok   ' if row.ok else 'WRONG'} {row.lab}/{row.name} ({row.expect}): {row.points} {row.first}",
+                  flush=True)
+        return row
+
+    rows: list[Row] = []
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for result in pool.map(lambda slot: run_slot(*slot, gpu, args, report), slots):
+            rows += result
+    rows.sort(key=lambda r: (r.lab, r.name))
+    lines = [f"{'lab':<34} {'mutant':<38} {'expect':<6} {'points':>8}  verdict  first lost test: reason"]
+    for r in rows:
+        lines.append(f"{r.lab:<34} {r.name:<38} {r.expect:<6} {r.points:>8}  {'ok' if r.ok else 'WRONG':<7}  {r.first}")
+    lose = [r for r in rows if r.expect == "lose"]
+    full = [r for r in rows if r.expect == "full"]
+    lines.append(f"\nmutants losing points: {sum(r.ok for r in lose)}/{len(lose)}; "
+                 f"correct variants with full marks: {sum(r.ok for r in full)}/{len(full)}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "kill-table.txt").write_text("\n".join(lines) + "\n")
+    print("\n" + "\n".join(lines))
+    return 0 if rows and all(r.ok for r in rows) else 1
 
 
 if __name__ == "__main__":

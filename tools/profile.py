@@ -89,7 +89,11 @@ def main(argv: list[str] | None = None) -> int:
         for book, (metric, unit) in METRICS.items():
             if metric in values:
                 v = sum(values[metric]) / len(values[metric])
-                print(f"  {book:<42} {metric:<66} {human(v, unit)}")
+                note = ""
+                if book == "branch_efficiency" and v == 0.0:
+                    # ncu reports 0 when no branch instruction ran: the compiler predicated the ifs.
+                    note = "  (no branch instructions: predicated code, nothing diverges)"
+                print(f"  {book:<42} {metric:<66} {human(v, unit)}{note}")
         if "smsp__inst_executed.sum" in values and "smsp__warps_launched.sum" in values:
             per_warp = sum(values["smsp__inst_executed.sum"]) / max(1.0, sum(values["smsp__warps_launched.sum"]))
             print(f"  {'inst_per_warp':<42} {'inst_executed / warps_launched':<66} {per_warp:12.1f}")

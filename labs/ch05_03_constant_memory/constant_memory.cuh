@@ -38,7 +38,8 @@ cudaError_t setCoefficients(const float *h_coef, int count);
 
 /// @brief YOURS: y[i] = sum_k c[k] * x[i]^k for i < n, Horner's rule, with the coefficients read
 /// from constant memory (uploaded by setCoefficients). Every lane reads c[k] at the same time:
-/// one broadcast per warp instead of one load per thread.
+/// one broadcast from the constant cache per warp (a constant operand, LDC or ULDC), so the only
+/// global load is x[i] -- the coefficient reads stay off the load/store path.
 /// @param x input, n floats
 /// @param y output, n floats (nothing at index >= n is written)
 /// @param n number of elements
@@ -46,7 +47,8 @@ cudaError_t setCoefficients(const float *h_coef, int count);
 __global__ void polynomialConstant(const float *x, float *y, int n, int count);
 
 /// @brief GIVEN (the comparison): the same polynomial with the coefficients read from global memory
-/// through ordinary per-thread loads of coef[k].
+/// through ordinary loads of coef[k]: all lanes read the same address, so each coefficient is one
+/// global load instruction per warp (an L1 hit) -- count + 1 global loads per warp with x[i].
 /// @param x input, n floats
 /// @param coef device array of @p count coefficients
 /// @param y output, n floats

@@ -46,8 +46,9 @@ __global__ void polynomialConstant(const float *x, float *y, int n, int count) {
 }
 
 __global__ void polynomialGlobal(const float *x, const float *coef, float *y, int n, int count) {
-  // Given: every thread loads every coefficient from global memory (cached in L1, but still one
-  // load instruction per coefficient per warp).
+  // Given: every thread loads every coefficient from global memory. The lanes read the same
+  // address: one load instruction per coefficient per warp, an L1 hit -- cheap, but all of them go
+  // through the load/store units, next to the loads of x and every other memory access.
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     const float xi = x[i];

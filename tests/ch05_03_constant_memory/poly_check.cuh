@@ -3,6 +3,8 @@
 /// reference with a per-element error bound, and the comparison that names the first wrong element.
 #pragma once
 
+#include "constant_memory.cuh"
+
 #include "cudalab/testing.cuh"
 
 #include <cstdint>
@@ -11,6 +13,14 @@
 
 /// Elements after the n outputs that are poisoned and must stay so ("nothing written past n").
 constexpr int kGuard = 64;
+
+/// Elements of the Nsight Compute profile (profile_target.cu, test_profile.cu).
+constexpr int kProfileN = 1 << 24;
+/// Block of the profile.
+constexpr unsigned int kProfileBlock = 256;
+/// Coefficients of the profiled polynomial: all of them, so that polynomialGlobal's 64 coefficient
+/// loads per warp stand out against x's one.
+constexpr int kProfileCount = kMaxCoefficients;
 
 /// @brief @p count coefficients with |c| in [0.25, 1] and random signs (never close to 0, so a
 /// coefficient that is dropped or stale always changes p(1) and p(-1) by at least 0.25).

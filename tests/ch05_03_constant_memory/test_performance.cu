@@ -1,6 +1,9 @@
 // ch05_03 performance, side by side in one process:
-//  (a) uniform coefficients: polynomialConstant (constant memory, one broadcast per warp) against
-//      the handed-out polynomialGlobal (one global load per coefficient per warp);
+//  (a) uniform coefficients: polynomialConstant (constant memory) must keep up with the handed-out
+//      polynomialGlobal (uniform global loads, L1 hits). Not faster: on Hopper the reference
+//      measured 0.60x at 64 coefficients (README.md); where the coefficients come from is graded by
+//      ConstantLoads (ncu). This catches a polynomialConstant whose lanes read different constant
+//      addresses (serialised);
 //  (b) non-uniform coefficients: lookupGlobal (global memory, read-only path) against the
 //      handed-out lookupConstant with 32 different keys in every warp (32 serialised constant reads).
 #include "baseline.cuh"
@@ -24,7 +27,10 @@ class ConstantPerformance : public cudalab::GpuTest {
 // (a) 64 coefficients per element: 63 FMAs and 64 coefficient reads against 8 bytes of memory
 // traffic, so the cost of reading the coefficients shows. Both kernels are checked first (on the
 // device, in double precision: a CPU check of 2^24 x 64 terms would take longer than the test).
-TEST_F(ConstantPerformance, UniformCoefficientsFromConstantBeatGlobalLoads) {
+// Graded: polynomialConstant is not much slower than polynomialGlobal. A uniform constant read is
+// one pass of the constant cache; a read whose 32 lanes hit 32 addresses takes 32 passes (the
+// handed-out lookupConstant with 32 keys per warp measured 20x slower than with 1 on the H100).
+TEST_F(ConstantPerformance, UniformCoefficientsKeepUpWithGlobalLoads) {
   const int count = kMaxCoefficients;
   const std::vector<float> coef = random_coefficients(count, seed());
   const std::vector<float> x = random_inputs(kN, seed() + 1);
@@ -57,9 +63,10 @@ TEST_F(ConstantPerformance, UniformCoefficientsFromConstantBeatGlobalLoads) {
   const cudalab::Comparison cmp = cudalab::compare_kernels(
       [&] { polynomialGlobalBaseline<<<grid, kBlock>>>(dx.get(), dcoef.get(), dy.get(), kN, count); },
       [&] { polynomialConstant<<<grid, kBlock>>>(dx.get(), dy.get(), kN, count); }, options());
-  cudalab::expect_speedup(
-      {"polynomialConstant (64 coefficients, block 256)", "polynomialGlobal (coefficients through global loads)", cmp,
-       cudalab::threshold("uniform_constant_vs_global"), "uniform_constant_vs_global", 2.0 * kN * sizeof(float)});
+  cudalab::expect_speedup({"polynomialConstant (64 coefficients, block 256)",
+                           "polynomialGlobal (coefficients through global loads)", cmp,
+                           cudalab::threshold("uniform_constant_vs_global_min"), "uniform_constant_vs_global_min",
+                           2.0 * kN * sizeof(float)});
 }
 
 // (b) Every warp holds all 32 keys: each of lookupConstant's 16 table reads is 32 constant-cache
