@@ -62,8 +62,9 @@ NcuResult run_ncu(const std::string &ncu, const std::string &target, const std::
   NcuResult r;
   if (ncu.empty() || !std::ifstream(ncu).good()) {
     r.status = NcuResult::Status::kSkip;
-    r.message = "Nsight Compute (ncu) not found at configure time (it ships with the CUDA Toolkit; reconfigure "
-                "with ncu on PATH)";
+    r.message =
+        "Nsight Compute (ncu) not found at configure time (it ships with the CUDA Toolkit; reconfigure "
+        "with ncu on PATH)";
     return r;
   }
   if (target.empty() || !std::ifstream(target).good()) {
@@ -72,14 +73,15 @@ NcuResult run_ncu(const std::string &ncu, const std::string &target, const std::
   }
   std::string list;
   for (const std::string &m : metrics) list += (list.empty() ? "" : ",") + m;
-  r.command = "\"" + ncu + "\" --clock-control none --csv --print-units base -k regex:" + kernel_regex +
-              " --metrics " + list + " \"" + target + "\"" + (args.empty() ? "" : " " + args);
+  r.command = "\"" + ncu + "\" --clock-control none --csv --print-units base -k regex:" + kernel_regex + " --metrics " +
+              list + " \"" + target + "\"" + (args.empty() ? "" : " " + args);
   int rc = 0;
   r.output = run(r.command, &rc);
   if (r.output.find("ERR_NVGPUCTRPERM") != std::string::npos) {
     r.status = NcuResult::Status::kSkip;
-    r.message = "profiling is not permitted on this machine (ERR_NVGPUCTRPERM: GPU performance counters are "
-                "restricted to administrators; see https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
+    r.message =
+        "profiling is not permitted on this machine (ERR_NVGPUCTRPERM: GPU performance counters are "
+        "restricted to administrators; see https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
     return r;
   }
   if (std::string why = after(r.output, "[ CUDALAB  ] skipped: "); !why.empty()) {
@@ -114,8 +116,8 @@ NcuResult run_ncu(const std::string &ncu, const std::string &target, const std::
   }
   if (rc != 0 || r.values.empty()) {
     std::printf("%s\n", r.output.c_str());
-    r.message = "ncu reported no metrics (exit status " + std::to_string(rc) + "); its output is above. Command: " +
-                r.command;
+    r.message =
+        "ncu reported no metrics (exit status " + std::to_string(rc) + "); its output is above. Command: " + r.command;
     return r;
   }
   r.status = NcuResult::Status::kOk;

@@ -78,7 +78,7 @@ int main(int argc, char **argv) {
       "   for the compute-vs-I/O gap, GTX 260-class figures (805 GFLOP/s, 112 GB/s) for the matmul.\n");
   row("", "seed 11.3T/484", "seed 805/112", "this GPU (measured bandwidth)");
   row("peak FP32 GFLOP/s", fmt("%.0f", 11300).c_str(), fmt("%.0f", 805).c_str(),
-      fmt2("%.0f  (%d FP32 lanes/SM)", f.peak_gflops, f.fp32_lanes_per_sm).c_str());
+      fmt2("%.0f  (%.0f FP32 lanes/SM)", f.peak_gflops, f.fp32_lanes_per_sm).c_str());
   row("memory bandwidth GB/s", "484", "112",
       fmt2("%.0f measured, %.0f theoretical", f.measured_gbs, f.theoretical_gbs).c_str());
   row("G floats per second", fmt("%.1f", gfloats_per_second(484, 4)).c_str(),

@@ -25,8 +25,7 @@ TEST_F(DivergenceMetrics, WarpUniformKernelHasNoDivergentBranchAndFullWarps) {
   const char *base = "heavyDivergentBaseline", *cand = "heavyKernel2";
   if (!v.count(base) || !v.count(cand) || v[cand].size() < 4 || v[base].size() < 4) {
     std::printf("%s\n", r.output.c_str());
-    GTEST_FAIL() << "ncu did not report the four metrics of both kernels; its output is above. Command: "
-                 << r.command;
+    GTEST_FAIL() << "ncu did not report the four metrics of both kernels; its output is above. Command: " << r.command;
   }
 
   std::printf("[ PROFILE  ] %-26s %-55s %22s %14s\n", "book (nvprof)", "Nsight Compute", base, cand);

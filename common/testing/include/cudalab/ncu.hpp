@@ -54,8 +54,8 @@ void print_profile(const NcuResult &r, const std::vector<std::string> &kernels,
 /// In a GPU test: runs ncu on this lab's profile target (CUDALAB_NCU / CUDALAB_PROFILE_TARGET)
 /// into the NcuResult @p var; skips the test when profiling is not possible here and fails it
 /// when ncu or the target failed (a wrong student kernel: the target's reason).
-#define CUDALAB_RUN_NCU(var, args, kernel_regex, ...)                                                 \
-  const ::cudalab::NcuResult var =                                                                    \
-      ::cudalab::run_ncu(CUDALAB_NCU, CUDALAB_PROFILE_TARGET, args, kernel_regex, __VA_ARGS__);       \
-  if (var.status == ::cudalab::NcuResult::Status::kSkip) GTEST_SKIP() << var.message;                 \
+#define CUDALAB_RUN_NCU(var, args, kernel_regex, ...)                                           \
+  const ::cudalab::NcuResult var =                                                              \
+      ::cudalab::run_ncu(CUDALAB_NCU, CUDALAB_PROFILE_TARGET, args, kernel_regex, __VA_ARGS__); \
+  if (var.status == ::cudalab::NcuResult::Status::kSkip) GTEST_SKIP() << var.message;           \
   if (var.status == ::cudalab::NcuResult::Status::kFail) GTEST_FAIL() << var.message
