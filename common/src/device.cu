@@ -6,13 +6,9 @@
 
 namespace cudalab {
 
-double DeviceInfo::theoretical_bandwidth_gbs() const {
-  return 2.0 * mem_clock_khz * 1e3 * (mem_bus_bits / 8.0) / 1e9;
-}
+double DeviceInfo::theoretical_bandwidth_gbs() const { return 2.0 * mem_clock_khz * 1e3 * (mem_bus_bits / 8.0) / 1e9; }
 
-std::string DeviceInfo::sm() const {
-  return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor);
-}
+std::string DeviceInfo::sm() const { return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor); }
 
 cudaError_t query_device(int device, DeviceInfo *info) {
   DeviceInfo d;
@@ -66,9 +62,8 @@ bool gpu_available(std::string *why) {
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
     if (why) {
-      *why = std::string("no usable CUDA GPU on this machine (cudaGetDeviceCount: ") +
-             cudaGetErrorName(err) + ": " + cudaGetErrorString(err) +
-             "); GPU tests run on a machine with an NVIDIA GPU (sm_75 or newer)";
+      *why = std::string("no usable CUDA GPU on this machine (cudaGetDeviceCount: ") + cudaGetErrorName(err) + ": " +
+             cudaGetErrorString(err) + "); GPU tests run on a machine with an NVIDIA GPU (sm_75 or newer)";
     }
     cudaGetLastError();  // clear
     return false;
@@ -82,11 +77,28 @@ bool gpu_available(std::string *why) {
   return true;
 }
 
+bool driver_start(int argc, char **argv, std::string *which) {
+  std::string why;
+  if (!gpu_available(&why)) {
+    std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());
+    return false;
+  }
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (first == "--probe") return false;
+  if (which) *which = first;
+  return true;
+}
+
+int driver_fail(const std::string &why) {
+  std::printf("[ CUDALAB  ] reason: %s\n", why.c_str());
+  return 1;
+}
+
 std::string describe_device(const DeviceInfo &d) {
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%s (%s, %d SMs), CUDA runtime %d.%d, driver %d.%d", d.name.c_str(),
-                d.sm().c_str(), d.sm_count, d.runtime_version / 1000, (d.runtime_version % 1000) / 10,
-                d.driver_version / 1000, (d.driver_version % 1000) / 10);
+  std::snprintf(buf, sizeof buf, "%s (%s, %d SMs), CUDA runtime %d.%d, driver %d.%d", d.name.c_str(), d.sm().c_str(),
+                d.sm_count, d.runtime_version / 1000, (d.runtime_version % 1000) / 10, d.driver_version / 1000,
+                (d.driver_version % 1000) / 10);
   return buf;
 }
 

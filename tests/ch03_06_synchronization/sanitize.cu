@@ -53,21 +53,20 @@ __global__ void smoothMissingWarBarrier(const unsigned int *in, unsigned int *ou
   if (tid < count) out[start + tid] = t[tid];
 }
 
-
 constexpr unsigned int kN = 5000, kBlock = 200;  // 25 blocks, the last one full; 200 = 6.25 warps
 constexpr int kSteps = 3;
 
 /// True if the results are equal; otherwise prints the first difference as the test's reason line
 /// (when @p report is set).
 template <class T>
-bool same(const char *kernel, const std::vector<T> &want, const std::vector<T> &got, std::uint64_t seed,
-          bool report) {
+bool same(const char *kernel, const std::vector<T> &want, const std::vector<T> &got, std::uint64_t seed, bool report) {
   for (std::size_t i = 0; i < want.size(); ++i) {
     if (want[i] != got[i]) {
       if (!report) return false;
-      std::printf("[ CUDALAB  ] reason: %s: wrong result at index %zu: expected %lld, got %lld (n=%u block=%u seed=%llu)\n",
-                  kernel, i, static_cast<long long>(want[i]), static_cast<long long>(got[i]), kN, kBlock,
-                  static_cast<unsigned long long>(seed));
+      std::printf(
+          "[ CUDALAB  ] reason: %s: wrong result at index %zu: expected %lld, got %lld (n=%u block=%u seed=%llu)\n",
+          kernel, i, static_cast<long long>(want[i]), static_cast<long long>(got[i]), kN, kBlock,
+          static_cast<unsigned long long>(seed));
       return false;
     }
   }
@@ -124,13 +123,8 @@ bool run_min(std::uint64_t seed) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string why;
-  if (!cudalab::gpu_available(&why)) {
-    std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());
-    return 0;
-  }
-  const std::string which = argc > 1 ? argv[1] : "";
-  if (which == "--probe") return 0;
+  std::string which;
+  if (!cudalab::driver_start(argc, argv, &which)) return 0;  // no GPU (skip line printed) or --probe
   const std::uint64_t seed = cudalab::choose_seed();
   std::printf("case %s, seed %llu\n", which.c_str(), static_cast<unsigned long long>(seed));
 
@@ -146,6 +140,7 @@ int main(int argc, char **argv) {
     run_smooth(smoothMissingWarBarrier, seed, false);
     return 0;
   }
-  std::printf("unknown case '%s' (reverse, smooth, min, reverse_no_barrier, smooth_no_war_barrier, --probe)\n", which.c_str());
+  std::printf("unknown case '%s' (reverse, smooth, min, reverse_no_barrier, smooth_no_war_barrier, --probe)\n",
+              which.c_str());
   return 2;
 }

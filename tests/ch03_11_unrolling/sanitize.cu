@@ -21,12 +21,8 @@
 #include <string>
 
 int main(int argc, char **argv) {
-  std::string why;
-  if (!cudalab::gpu_available(&why)) {
-    std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());
-    return 0;
-  }
-  if (argc < 2 || std::strcmp(argv[1], "--probe") == 0) return 0;
+  if (!cudalab::driver_start(argc, argv, nullptr)) return 0;  // no GPU (skip line printed) or --probe
+  if (argc < 2) return 0;
 
   struct Case {
     const char *arg, *kernel_name;

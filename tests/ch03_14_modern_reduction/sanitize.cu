@@ -54,12 +54,6 @@ __global__ void int4Overrun(const int *g_idata, unsigned int n, int *g_sum) {
   atomicAdd(g_sum, sum);
 }
 
-/// Prints the reason line and returns the exit code that fails the clean check.
-int fail(const std::string &why) {
-  std::printf("[ CUDALAB  ] reason: %s\n", why.c_str());
-  return 1;
-}
-
 /// Runs reduceShuffle8 on @p input (block 256); "" if its total is right.
 std::string check_shuffle8(const std::vector<int> &input) {
   const unsigned int n = input.size(), block = 256, grid = shuffle8_grid(n, block);
@@ -102,25 +96,17 @@ std::string check_modern(const std::vector<int> &input) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string why;
-  if (argc > 1 && std::strcmp(argv[1], "--probe") == 0) {
-    if (!cudalab::gpu_available(&why)) std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());
-    return 0;
-  }
-  if (!cudalab::gpu_available(&why)) {
-    std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());
-    return 0;
-  }
-  const std::string c = argc > 1 ? argv[1] : "";
+  std::string c;
+  if (!cudalab::driver_start(argc, argv, &c)) return 0;  // no GPU (skip line printed) or --probe
   const std::vector<int> input = cudalab::random_ints((1u << 20) + 3, -1000, 1000, 14);
 
   if (c == "shuffle8") {
     const std::string error = check_shuffle8(input);
-    return error.empty() ? 0 : fail(error);
+    return error.empty() ? 0 : cudalab::driver_fail(error);
   }
   if (c == "modern") {
     const std::string error = check_modern(input);
-    return error.empty() ? 0 : fail(error);
+    return error.empty() ? 0 : cudalab::driver_fail(error);
   }
   if (c == "missing_barrier") {
     const unsigned int n = input.size(), block = 256, grid = shuffle8_grid(n, block);

@@ -11,12 +11,7 @@
 #include <cstring>
 
 int main(int argc, char **argv) {
-  std::string why;
-  if (!cudalab::gpu_available(&why)) {
-    std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());
-    return 0;
-  }
-  if (argc > 1 && std::strcmp(argv[1], "--probe") == 0) return 0;
+  if (!cudalab::driver_start(argc, argv, nullptr)) return 0;  // no GPU (skip line printed) or --probe
   const int n = (1 << 22) + 5;
   const unsigned int block = 256;
   cudalab::DeviceBuffer<innerStruct> data, result;

@@ -26,35 +26,24 @@ __global__ void readWriteOffsetGuardOnThread(const float *A, const float *B, flo
   if (i < static_cast<unsigned int>(n)) C[k] = A[k] + B[k];
 }
 
-/// Prints the reason line and returns the exit code that fails the clean check.
-int fail(const std::string &why) {
-  std::printf("[ CUDALAB  ] reason: %s\n", why.c_str());
-  return 1;
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string why;
-  if (!cudalab::gpu_available(&why)) {
-    std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());
-    return 0;
-  }
-  if (argc > 1 && std::strcmp(argv[1], "--probe") == 0) return 0;
-  const std::string c = argc > 1 ? argv[1] : "";
+  std::string c;
+  if (!cudalab::driver_start(argc, argv, &c)) return 0;  // no GPU (skip line printed) or --probe
   const int n = 100003;
   const unsigned int block = 256;
 
   if (c == "rw_offset") {
     for (int offset : {0, 1, 11, 4096, n - 3}) {
       const std::string error = read_write_offset_error(n, offset, block, 0, 42 + offset);
-      if (!error.empty()) return fail(error);
+      if (!error.empty()) return cudalab::driver_fail(error);
     }
     return 0;
   }
   if (c == "inner_array") {
     const std::string error = inner_array_error(n, block, 0, 42);
-    return error.empty() ? 0 : fail(error);
+    return error.empty() ? 0 : cudalab::driver_fail(error);
   }
   if (c == "offset_past_end") {
     cudalab::DeviceBuffer<float> a, b, out;

@@ -52,12 +52,6 @@ __global__ void histogramUint4Overrun(const unsigned char *colors, unsigned int 
   atomicAdd(&buckets[0], ones);
 }
 
-/// Prints the reason line and returns the exit code that fails the clean check.
-int fail(const std::string &why) {
-  std::printf("[ CUDALAB  ] reason: %s\n", why.c_str());
-  return 1;
-}
-
 /// Runs histogramShared (through run_histogram_shared) on @p input placed 1 byte past a 16-byte
 /// boundary, in an allocation of exactly n + 1 bytes; "" if the counts are right.
 std::string check_shared(const std::vector<unsigned char> &input, unsigned int block, const char *what) {
@@ -82,14 +76,9 @@ std::string check_shared(const std::vector<unsigned char> &input, unsigned int b
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string why;
-  if (!cudalab::gpu_available(&why)) {
-    std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());
-    return 0;
-  }
-  if (argc > 1 && std::strcmp(argv[1], "--probe") == 0) return 0;
-  const std::string c = argc > 1 ? argv[1] : "";
-  const size_t n = (size_t(1) << 16) + 3;  // racecheck reports every hazard: keep it small
+  std::string c;
+  if (!cudalab::driver_start(argc, argv, &c)) return 0;  // no GPU (skip line printed) or --probe
+  const size_t n = (size_t(1) << 16) + 3;                // racecheck reports every hazard: keep it small
   const std::vector<unsigned char> uniform = make_bytes(n, Pattern::kUniform, 51);
 
   if (c == "shared") {
@@ -97,7 +86,7 @@ int main(int argc, char **argv) {
     if (error.empty())
       error = check_shared(make_bytes(n, Pattern::kSingleValue, 51, 7), kHistogramBlock, "single value 7");
     if (error.empty()) error = check_shared(uniform, 128, "uniform");
-    return error.empty() ? 0 : fail(error);
+    return error.empty() ? 0 : cudalab::driver_fail(error);
   }
   if (c == "nonatomic") {
     cudalab::DeviceBuffer<unsigned char> in;

@@ -11,12 +11,7 @@
 #include <cstring>
 
 int main(int argc, char **argv) {
-  std::string why;
-  if (!cudalab::gpu_available(&why)) {
-    std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());
-    return 0;
-  }
-  if (argc > 1 && std::strcmp(argv[1], "--probe") == 0) return 0;
+  if (!cudalab::driver_start(argc, argv, nullptr)) return 0;  // no GPU (skip line printed) or --probe
   AdjacentData d;
   if (d.init(kProfileN, 5) != cudaSuccess) {
     std::printf("[ CUDALAB  ] reason: profile target: cannot allocate device memory\n");

@@ -55,12 +55,6 @@ __global__ void sharedUnguardedLoad(const int *input, int *result, int n) {
   }
 }
 
-/// Prints the reason line and returns the exit code that fails the clean check.
-int fail(const std::string &why) {
-  std::printf("[ CUDALAB  ] reason: %s\n", why.c_str());
-  return 1;
-}
-
 /// Runs @p kernel once on kExhibitN ints with block 256 and the header's shared memory size: a few
 /// blocks show the bug, and racecheck (which reports every hazard) stays fast.
 void run_exhibit(void (*kernel)(const int *, int *, int)) {
@@ -76,22 +70,17 @@ void run_exhibit(void (*kernel)(const int *, int *, int)) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string why;
-  if (!cudalab::gpu_available(&why)) {
-    std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());
-    return 0;
-  }
-  if (argc > 1 && std::strcmp(argv[1], "--probe") == 0) return 0;
-  const std::string c = argc > 1 ? argv[1] : "";
+  std::string c;
+  if (!cudalab::driver_start(argc, argv, &c)) return 0;  // no GPU (skip line printed) or --probe
 
   if (c == "shared") {
     AdjacentData d;
-    if (d.init(kN, 3, 0) != cudaSuccess) return fail("cannot allocate device memory");
+    if (d.init(kN, 3, 0) != cudaSuccess) return cudalab::driver_fail("cannot allocate device memory");
     const std::string error = d.check(
         "adjacentDifferenceShared",
         [](const int *in, int *out, int n) { launch_adjacent_difference_shared(in, out, n, kAdjacentBlock); },
         kAdjacentBlock);
-    return error.empty() ? 0 : fail(error);
+    return error.empty() ? 0 : cudalab::driver_fail(error);
   }
   if (c == "missing_barrier") {
     run_exhibit(sharedWithoutBarrier);

@@ -24,12 +24,7 @@ std::string launch_error(const char *kernel) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string why;
-  if (!cudalab::gpu_available(&why)) {
-    std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());
-    return 0;
-  }
-  if (argc > 1 && std::strcmp(argv[1], "--probe") == 0) return 0;
+  if (!cudalab::driver_start(argc, argv, nullptr)) return 0;  // no GPU (skip line printed) or --probe
   const std::vector<float> coef = random_coefficients(kProfileCount, 5);
   const std::vector<float> x = random_inputs(kProfileN, 6);
   cudalab::DeviceBuffer<float> dx, dcoef, dy;

@@ -73,21 +73,11 @@ void run_exhibit(void (*kernel)(const float *, const float *, float *, int), int
   cudaDeviceSynchronize();
 }
 
-int fail(const std::string &why) {
-  std::printf("[ CUDALAB  ] reason: %s\n", why.c_str());
-  return 1;
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string why;
-  if (!cudalab::gpu_available(&why)) {
-    std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());
-    return 0;
-  }
-  if (argc > 1 && std::strcmp(argv[1], "--probe") == 0) return 0;
-  const std::string c = argc > 1 ? argv[1] : "";
+  std::string c;
+  if (!cudalab::driver_start(argc, argv, &c)) return 0;  // no GPU (skip line printed) or --probe
 
   if (c == "tiled16" || c == "tiled32") {
     const int tile = c == "tiled16" ? 16 : 32;
@@ -97,7 +87,7 @@ int main(int argc, char **argv) {
           return launch_tiled(tile, a, b, ab, M, N, K);
         },
         100, 90, 70, "tile=" + std::to_string(tile), 54, /*guard=*/0);
-    return error.empty() ? 0 : fail(error);
+    return error.empty() ? 0 : cudalab::driver_fail(error);
   }
   if (c == "one_barrier") {
     run_exhibit(tiledOneBarrier, 100);
