@@ -156,6 +156,16 @@ def prepare(out: Path, selected: list[str]) -> tuple[Path, Path]:
     return tree, build
 
 
+def grade_step(build: Path, junit: Path, build_log: Path) -> str:
+    """tools/grade.py on one ctest JUnit file of @p build: writes build/grade/summary.json and the
+    rest, returns the score table."""
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "grade.py"),
+                           "--manifest", str(build / "grade" / "manifest.json"), "--junit", str(junit),
+                           "--out", str(build / "grade"), "--build-log", str(build_log)],
+                          capture_output=True, text=True)
+    return proc.stdout + (proc.stderr if proc.returncode else "")
+
+
 def build_and_grade(out: Path, build: Path, selected: list[str]) -> str:
     """Builds (past labs that do not compile), runs ctest and the grade step; returns the table."""
     log = out / "build.log"
@@ -168,11 +178,7 @@ def build_and_grade(out: Path, build: Path, selected: list[str]) -> str:
     (out / "ctest.log").write_text("")
     run(["ctest", "--test-dir", str(build), "-j", "1", "--output-junit", str(junit),
          "-L", "|".join(f"^{lab}$" for lab in selected)], out / "ctest.log", env=env)
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "grade.py"),
-                           "--manifest", str(build / "grade" / "manifest.json"), "--junit", str(junit),
-                           "--out", str(build / "grade"), "--build-log", str(log)],
-                          capture_output=True, text=True)
-    return proc.stdout + (proc.stderr if proc.returncode else "")
+    return grade_step(build, junit, log)
 
 
 def grade_submission(submission: Path, out: Path, only: list[str] | None = None) -> int:

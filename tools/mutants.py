@@ -324,13 +324,12 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
     def grade() -> tuple[dict | None, str]:
         junit = grade_dir / "junit.xml"
         merge_junit(parts, junit)
-        proc = subprocess.run([sys.executable, str(ROOT / "tools" / "grade.py"), "--manifest",
-                               str(grade_dir / "manifest.json"), "--junit", str(junit), "--out", str(grade_dir),
-                               "--build-log", str(log)], capture_output=True, text=True)
+        (grade_dir / "summary.json").unlink(missing_ok=True)  # never read the previous mutant's
+        table = grade_submission.grade_step(build, junit, log)
         try:
-            return json.loads((grade_dir / "summary.json").read_text()), proc.stdout
+            return json.loads((grade_dir / "summary.json").read_text()), table
         except (OSError, ValueError):
-            return None, proc.stdout + proc.stderr
+            return None, table
 
     (work / "ctest.log").write_text("")
     with gpu.shared():

@@ -124,14 +124,13 @@ NcuResult run_ncu(const std::string &ncu, const std::string &target, const std::
   return r;
 }
 
-void print_profile(const NcuResult &r, const std::vector<std::string> &kernels,
-                   const std::vector<std::pair<std::string, std::string>> &rows) {
+void print_profile(const NcuResult &r, const std::vector<std::string> &kernels, const std::vector<NcuMetric> &rows) {
   std::printf("[ PROFILE  ] %-28s %-62s", "book (nvprof)", "Nsight Compute");
   for (const std::string &k : kernels) std::printf(" %22s", k.c_str());
   std::printf("\n");
   for (const auto &row : rows) {
-    std::printf("[ PROFILE  ] %-28s %-62s", row.first.c_str(), row.second.c_str());
-    for (const std::string &k : kernels) std::printf(" %22.2f", r.get(k, row.second));
+    std::printf("[ PROFILE  ] %-28s %-62s", row.nvprof, row.ncu);
+    for (const std::string &k : kernels) std::printf(" %22.2f", r.get(k, row.ncu));
     std::printf("\n");
   }
 }

@@ -8,10 +8,7 @@
 
 namespace {
 
-struct Metric {
-  const char *nvprof;  // the book's name
-  const char *ncu;     // Nsight Compute's
-};
+using Metric = cudalab::NcuMetric;
 const Metric kBranches{"branch", "smsp__sass_branch_targets.sum"};
 const Metric kDivergent{"divergent_branch", "smsp__sass_branch_targets_threads_divergent.sum"};
 const Metric kBranchEfficiency{"branch_efficiency", "smsp__sass_average_branch_targets_threads_uniform.pct"};
@@ -28,9 +25,7 @@ TEST_F(DivergenceMetrics, WarpUniformKernelHasNoDivergentBranchAndFullWarps) {
     GTEST_FAIL() << "ncu did not report the four metrics of both kernels; its output is above. Command: " << r.command;
   }
 
-  std::printf("[ PROFILE  ] %-26s %-55s %22s %14s\n", "book (nvprof)", "Nsight Compute", base, cand);
-  for (const Metric *m : {&kBranches, &kDivergent, &kBranchEfficiency, &kWarpEfficiency})
-    std::printf("[ PROFILE  ] %-26s %-55s %22.2f %14.2f\n", m->nvprof, m->ncu, v[base][m->ncu], v[cand][m->ncu]);
+  cudalab::print_profile(r, {base, cand}, {kBranches, kDivergent, kBranchEfficiency, kWarpEfficiency});
   std::printf("[ PROFILE  ] warp_execution_efficiency = threads per instruction / 32: %.1f %% vs %.1f %%\n",
               100.0 * v[base][kWarpEfficiency.ncu] / 32, 100.0 * v[cand][kWarpEfficiency.ncu] / 32);
   for (const Metric *m : {&kDivergent, &kBranchEfficiency, &kWarpEfficiency}) {

@@ -8,10 +8,7 @@
 
 namespace {
 
-struct Metric {
-  const char *nvprof;  // the book's name
-  const char *ncu;     // Nsight Compute's
-};
+using Metric = cudalab::NcuMetric;
 const Metric kLdPerRequest{"gld_transactions_per_request",
                            "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"};
 const Metric kLdEfficiency{"gld_efficiency", "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"};
@@ -30,10 +27,7 @@ TEST_F(LayoutMetrics, SoaLoadsAndStoresUseWholeSectors) {
     GTEST_FAIL() << "ncu did not report the four metrics of both kernels; its output is above. Command: " << r.command;
   }
 
-  std::printf("[ PROFILE  ] %-30s %-72s %24s %15s\n", "book (nvprof)", "Nsight Compute", "testInnerStruct (AoS)",
-              "testInnerArray");
-  for (const Metric *m : {&kLdPerRequest, &kLdEfficiency, &kStPerRequest, &kStEfficiency})
-    std::printf("[ PROFILE  ] %-30s %-72s %24.2f %15.2f\n", m->nvprof, m->ncu, v[base][m->ncu], v[cand][m->ncu]);
+  cudalab::print_profile(r, {base, cand}, {kLdPerRequest, kLdEfficiency, kStPerRequest, kStEfficiency});
   std::printf("[ PROFILE  ] predicted (sector model): AoS 32 sectors per 4-byte request, 12.5 %%; SoA 4, 100 %%\n");
   for (const Metric *m : {&kLdPerRequest, &kLdEfficiency, &kStPerRequest, &kStEfficiency}) {
     RecordProperty(std::string("aos_") + m->nvprof, std::to_string(v[base][m->ncu]));

@@ -13,10 +13,7 @@
 
 namespace {
 
-struct Metric {
-  const char *nvprof;  // the nvprof name
-  const char *ncu;     // Nsight Compute's
-};
+using Metric = cudalab::NcuMetric;
 const Metric kSectors{"gld_transactions", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"};
 const Metric kRequests{"global_load_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"};
 const Metric kInstructions{"inst_executed_global_loads", "smsp__inst_executed_op_global_ld.sum"};

@@ -15,10 +15,7 @@
 
 namespace {
 
-struct Metric {
-  const char *nvprof;  // the nvprof name
-  const char *ncu;     // Nsight Compute's
-};
+using Metric = cudalab::NcuMetric;
 const Metric kGlobalLoads{"inst_executed_global_loads", "smsp__inst_executed_op_global_ld.sum"};
 const Metric kWarps{"(warps launched)", "smsp__warps_launched.sum"};
 const Metric kInstructions{"inst_executed", "smsp__inst_executed.sum"};

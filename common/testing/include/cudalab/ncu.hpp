@@ -18,6 +18,12 @@
 
 namespace cudalab {
 
+/// @brief One metric under its two names: the book's (nvprof, before Volta) and Nsight Compute's.
+struct NcuMetric {
+  const char *nvprof;  ///< e.g. "gld_efficiency"
+  const char *ncu;     ///< e.g. "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"
+};
+
 /// @brief What one ncu run gave.
 struct NcuResult {
   enum class Status { kOk, kSkip, kFail };
@@ -42,12 +48,11 @@ NcuResult run_ncu(const std::string &ncu, const std::string &target, const std::
                   const std::string &kernel_regex, const std::vector<std::string> &metrics);
 
 /// @brief Prints one "[ PROFILE  ]" row per metric: the book's nvprof name, the ncu name and the
-/// value for each kernel in @p kernels.
+/// value for each kernel in @p kernels (-1: not reported).
 /// @param r the ncu result
 /// @param kernels kernel names (columns)
-/// @param rows pairs of (nvprof name, ncu metric name)
-void print_profile(const NcuResult &r, const std::vector<std::string> &kernels,
-                   const std::vector<std::pair<std::string, std::string>> &rows);
+/// @param rows the metrics (rows)
+void print_profile(const NcuResult &r, const std::vector<std::string> &kernels, const std::vector<NcuMetric> &rows);
 
 }  // namespace cudalab
 
