@@ -1,0 +1,123 @@
+#include "cudalab/launch_recorder.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace cudalab {
+
+namespace {
+
+std::mutex &registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+/// Live recorders by id, each with what it has seen.
+std::map<std::size_t, std::vector<LaunchRecord>> &registry() {
+  static std::map<std::size_t, std::vector<LaunchRecord>> r;
+  return r;
+}
+
+std::size_t next_id = 1;
+
+void record(const LaunchRecord &launch) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  for (auto &[id, seen] : registry()) seen.push_back(launch);
+}
+
+/// The runtime's own entry point @p name (the executable's references to it are wrapped).
+template <class Fn>
+Fn real(const char *name) {
+  static_assert(sizeof(Fn) == sizeof(void *), "function pointer");
+  void *sym = dlsym(RTLD_DEFAULT, name);
+  if (!sym) {
+    std::fprintf(stderr, "cudalab: the CUDA runtime has no %s (%s)\n", name, dlerror());
+    std::abort();
+  }
+  return reinterpret_cast<Fn>(sym);
+}
+
+using LaunchByFunc = cudaError_t (*)(const void *, dim3, dim3, void **, std::size_t, cudaStream_t);
+using LaunchByHandle = cudaError_t (*)(cudaKernel_t, dim3, dim3, void **, std::size_t, cudaStream_t);
+
+}  // namespace
+
+LaunchRecorder::LaunchRecorder() {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  id_ = next_id++;
+  registry()[id_];
+}
+
+LaunchRecorder::~LaunchRecorder() {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  registry().erase(id_);
+}
+
+std::vector<LaunchRecord> LaunchRecorder::launches() const {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  return registry()[id_];
+}
+
+std::vector<LaunchRecord> LaunchRecorder::launches_of_address(const void *kernel) const {
+  cudaKernel_t handle = nullptr;
+#if CUDART_VERSION >= 12010
+  if (cudaGetKernel(&handle, kernel) != cudaSuccess) {
+    handle = nullptr;
+    (void)cudaGetLastError();
+  }
+#endif
+  std::vector<LaunchRecord> all = launches(), mine;
+  std::copy_if(all.begin(), all.end(), std::back_inserter(mine), [&](const LaunchRecord &l) {
+    return (l.func && l.func == kernel) || (handle && l.handle == handle);
+  });
+  return mine;
+}
+
+void LaunchRecorder::clear() {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  registry()[id_].clear();
+}
+
+std::string describe(const LaunchRecord &l) {
+  std::ostringstream os;
+  os << "grid (" << l.grid.x << "," << l.grid.y << "," << l.grid.z << ") block (" << l.block.x << "," << l.block.y
+     << "," << l.block.z << ")";
+  if (l.shared_bytes) os << " dynamic shared " << l.shared_bytes << " B";
+  return os.str();
+}
+
+}  // namespace cudalab
+
+// The wrapped entry points (linked with -Wl,--wrap=cudaLaunchKernel,--wrap=__cudaLaunchKernel, see
+// common/CMakeLists.txt): record, then forward to the runtime unchanged.
+extern "C" cudaError_t __wrap_cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
+                                               std::size_t shared, cudaStream_t stream) {
+  static const auto forward = cudalab::real<cudalab::LaunchByFunc>("cudaLaunchKernel");
+  cudalab::LaunchRecord r;
+  r.func = func;
+  r.grid = grid;
+  r.block = block;
+  r.shared_bytes = shared;
+  r.stream = stream;
+  cudalab::record(r);
+  return forward(func, grid, block, args, shared, stream);
+}
+
+extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
+                                                 std::size_t shared, cudaStream_t stream) {
+  static const auto forward = cudalab::real<cudalab::LaunchByHandle>("__cudaLaunchKernel");
+  cudalab::LaunchRecord r;
+  r.handle = kernel;
+  r.grid = grid;
+  r.block = block;
+  r.shared_bytes = shared;
+  r.stream = stream;
+  cudalab::record(r);
+  return forward(kernel, grid, block, args, shared, stream);
+}
