@@ -9,8 +9,17 @@ A reference file marks each part the student writes:
     // END SOLUTION
 
 In the skeleton the whole region, markers included, becomes the STUB lines' text, indented like the
-BEGIN marker. Files without markers are copied unchanged. Skeletons are committed; `--check` fails
-(exit 1) when a committed skeleton differs from what this tool generates.
+BEGIN marker. Each marker is a `//` line of its own, spelled exactly so; anything else that looks like
+a marker (`/* BEGIN SOLUTION */`, `BEGIN_SOLUTION`, `// END SOLUTION (kernel 1)`) is an error with
+file and line, as are unbalanced and nested regions: a region this tool did not recognise would be
+copied into the skeleton, solution included. This module owns the marker syntax (tools/mutants.py
+uses it).
+
+The files generated are the lab's declared sources, the SOURCES of cudalab_add_lab() in
+tests/<lab>/CMakeLists.txt (tools/labinfo.py): labs/<lab>/<source> from solutions/<lab>/<source>.
+A solution file no lab declares, or a declared one that is missing, is an error. Skeletons are
+committed; `--check` fails (exit 1) when a committed skeleton differs from what this tool
+generates. Errors (bad markers, unknown lab names) exit 2.
 
     tools/stubgen.py              regenerate every lab
     tools/stubgen.py LAB...       regenerate some labs
@@ -24,56 +33,114 @@ import re
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import labinfo  # noqa: E402
+
 BEGIN = re.compile(r"^(\s*)//\s*BEGIN SOLUTION\s*$")
 END = re.compile(r"^\s*//\s*END SOLUTION\s*$")
 STUB = re.compile(r"^\s*//\s*STUB:( ?)(.*)$")
-SOURCE_SUFFIXES = {".cu", ".cuh", ".h", ".hpp", ".cpp", ".cc"}
+# Anything that looks like a marker but is not one of the three forms above: a block comment
+# (/* BEGIN SOLUTION */), BEGIN_SOLUTION, begin solution, a marker with text after it, ...
+# Such a region would be copied into the skeleton verbatim, so it is an error.
+MARKER_LIKE = re.compile(r"\b(BEGIN|END)[\s_-]*SOLUTION\b|\bSTUB\s*:", re.I)
 
 
 class MarkerError(Exception):
-    """A reference file whose markers do not pair up."""
+    """A reference file whose markers do not pair up or are not spelled as supported."""
+
+
+def scan(text: str, name: str = "<text>") -> list[tuple[str, str, str]]:
+    """Classifies each line of a reference file: (kind, line, indent) with kind "code" (outside
+    any region), "begin", "end", "stub" (its text in indent), or "solution" (reference code
+    inside a region). Raises MarkerError (file:line) for anything else that looks like a marker,
+    and for unbalanced or nested markers."""
+    lines: list[tuple[str, str, str]] = []
+    indent = ""
+    begin_line = 0
+    inside = False
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        begin, end, stub = BEGIN.match(line), END.match(line), STUB.match(line)
+        if begin:
+            if inside:
+                raise MarkerError(f"{name}:{number}: BEGIN SOLUTION inside the region opened at line {begin_line}"
+                                  " (regions cannot nest)")
+            inside, indent, begin_line = True, begin.group(1), number
+            lines.append(("begin", line, indent))
+        elif end:
+            if not inside:
+                raise MarkerError(f"{name}:{number}: END SOLUTION without BEGIN SOLUTION")
+            inside = False
+            lines.append(("end", line, ""))
+        elif stub:
+            if not inside:
+                raise MarkerError(f"{name}:{number}: STUB line outside a BEGIN/END SOLUTION region")
+            lines.append(("stub", line, (indent + stub.group(2)).rstrip() + "\n"))
+        elif MARKER_LIKE.search(line):
+            raise MarkerError(f"{name}:{number}: unsupported marker {line.strip()[:80]!r}: markers are the lines "
+                              "`// BEGIN SOLUTION`, `// STUB: <text>` and `// END SOLUTION`, each alone on "
+                              "its line (no block comments, no other spelling)")
+        else:
+            lines.append(("solution" if inside else "code", line, ""))
+    if inside:
+        raise MarkerError(f"{name}:{begin_line}: BEGIN SOLUTION is never closed")
+    return lines
 
 
 def make_skeleton(text: str, name: str = "<text>") -> str:
-    """Returns the skeleton for one reference file's text."""
-    out: list[str] = []
-    region: list[str] | None = None
-    indent = ""
-    begin_line = 0
-    for number, line in enumerate(text.splitlines(keepends=True), start=1):
-        if BEGIN.match(line):
-            if region is not None:
-                raise MarkerError(f"{name}:{number}: BEGIN SOLUTION inside the region opened at line {begin_line}")
-            region, indent, begin_line = [], BEGIN.match(line).group(1), number
-        elif END.match(line):
-            if region is None:
-                raise MarkerError(f"{name}:{number}: END SOLUTION without BEGIN SOLUTION")
-            out.extend(region)
-            region = None
-        elif region is not None:
-            stub = STUB.match(line)
-            if stub:
-                region.append((indent + stub.group(2)).rstrip() + "\n")
-        elif STUB.match(line):
-            raise MarkerError(f"{name}:{number}: STUB line outside a BEGIN/END SOLUTION region")
-        else:
-            out.append(line)
-    if region is not None:
-        raise MarkerError(f"{name}:{begin_line}: BEGIN SOLUTION is never closed")
-    return "".join(out)
+    """Returns the skeleton for one reference file's text: each region becomes its STUB text."""
+    return "".join(line if kind == "code" else stub for kind, line, stub in scan(text, name)
+                   if kind in ("code", "stub"))
+
+
+def strip_markers(text: str, name: str = "<text>") -> str:
+    """The reference file as a student would have written it: marker and STUB lines removed
+    (MarkerError as make_skeleton)."""
+    return "".join(line for kind, line, _ in scan(text, name) if kind in ("code", "solution"))
+
+
+def read_reference(path: Path, root: Path) -> str:
+    """A reference file's text; MarkerError if it is not UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise MarkerError(f"{path.relative_to(root)}: not UTF-8 text ({e.reason} at byte {e.start})") from None
 
 
 def plan(root: Path, labs: list[str]) -> dict[Path, str]:
-    """Maps each skeleton path to the text it must have."""
+    """Maps each skeleton path to the text it must have: labs/<lab>/<source> for every declared
+    source of every lab (SOURCES in tests/<lab>/CMakeLists.txt, see tools/labinfo.py), made from
+    solutions/<lab>/<source>. MarkerError for a solution file that is missing, that no lab
+    declares, or whose markers are wrong."""
     solutions = root / "solutions"
+    names = labinfo.lab_names(root)
+    problems = [f"solutions/{p.name}/ is not a lab (no tests/{p.name}/CMakeLists.txt)"
+                for p in sorted(solutions.iterdir()) if p.is_dir() and p.name not in names and not labs]
     result: dict[Path, str] = {}
-    for lab_dir in sorted(p for p in solutions.iterdir() if p.is_dir()):
-        if labs and lab_dir.name not in labs:
+    for name in labs or names:
+        try:
+            lab = labinfo.read_lab(name, root)
+        except labinfo.LabError as e:
+            problems.append(str(e))
             continue
-        for src in sorted(lab_dir.rglob("*")):
-            if src.is_file() and src.suffix in SOURCE_SUFFIXES:
-                rel = src.relative_to(solutions)
-                result[root / "labs" / rel] = make_skeleton(src.read_text(), str(src.relative_to(root)))
+        lab_dir = solutions / name
+        declared = set(lab.sources)
+        for source in lab.sources:
+            src = lab_dir / source
+            if not src.is_file():
+                problems.append(f"solutions/{name}/{source} is missing (a declared SOURCES file of {name})")
+                continue
+            try:
+                result[root / "labs" / name / source] = make_skeleton(read_reference(src, root),
+                                                                      str(src.relative_to(root)))
+            except MarkerError as e:
+                problems.append(str(e))
+        for extra in sorted(lab_dir.rglob("*")) if lab_dir.is_dir() else []:
+            if extra.is_file() and extra.relative_to(lab_dir).as_posix() not in declared \
+                    and "__pycache__" not in extra.parts:
+                problems.append(f"solutions/{name}/{extra.relative_to(lab_dir).as_posix()} is not among the SOURCES "
+                                f"of tests/{name}/CMakeLists.txt (it would never be built or turned into a skeleton)")
+    if problems:
+        raise MarkerError("\n".join(problems))
     return result
 
 
@@ -83,17 +150,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only verify that the skeletons are up to date")
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
     args = parser.parse_args(argv)
+    unknown = labinfo.check_names(args.labs, args.root)
+    if unknown:
+        for message in unknown:
+            print(f"stubgen: {message}", file=sys.stderr)
+        return 2
     if not (args.root / "solutions").is_dir():
         print("stubgen: no solutions/ directory (student release): nothing to do")
         return 0
     try:
         wanted = plan(args.root, args.labs)
     except MarkerError as e:
-        print(f"stubgen: {e}", file=sys.stderr)
+        for message in str(e).splitlines():
+            print(f"stubgen: {message}", file=sys.stderr)
         return 2
     drifted = 0
     for path, text in wanted.items():
-        current = path.read_text() if path.exists() else None
+        try:
+            current = path.read_text(encoding="utf-8") if path.exists() else None
+        except UnicodeDecodeError:
+            current = None  # not what stubgen writes: out of date
         if current == text:
             continue
         rel = path.relative_to(args.root)
@@ -105,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{rel} (committed)", f"{rel} (generated)", n=1))
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
+            path.write_text(text, encoding="utf-8")
             print(f"stubgen: wrote {rel}")
     if args.check:
         print(f"stubgen: {len(wanted) - drifted} of {len(wanted)} skeletons up to date")

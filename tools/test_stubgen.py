@@ -1,4 +1,6 @@
 """Self-test of tools/stubgen.py (run by ctest as tools.stubgen_selftest)."""
+import contextlib
+import io
 import tempfile
 import unittest
 from pathlib import Path
@@ -51,21 +53,88 @@ class StubgenTest(unittest.TestCase):
         with self.assertRaisesRegex(stubgen.MarkerError, "inside the region"):
             stubgen.make_skeleton("// BEGIN SOLUTION\n// BEGIN SOLUTION\n")
 
+    def test_block_comment_markers_are_rejected_with_file_and_line(self):
+        leaky = "int f() {\n  /* BEGIN SOLUTION */\n  return 42;\n  /* END SOLUTION */\n}\n"
+        with self.assertRaisesRegex(stubgen.MarkerError, r"^k\.cu:2: unsupported marker '/\* BEGIN SOLUTION \*/'"):
+            stubgen.make_skeleton(leaky, "k.cu")
+
+    def test_other_marker_spellings_are_rejected(self):
+        for line in ("// BEGIN_SOLUTION", "// begin solution", "//BEGIN SOLUTION: kernel 1",
+                     "/* STUB: return 0; */", "# END SOLUTION", "// END SOLUTION (kernel 1)"):
+            with self.subTest(line=line), self.assertRaisesRegex(stubgen.MarkerError, "k.cu:2: unsupported marker"):
+                stubgen.make_skeleton(f"int x;\n{line}\nint y;\n", "k.cu")
+
+    def test_nested_region_after_an_unsupported_marker_is_an_error(self):
+        with self.assertRaisesRegex(stubgen.MarkerError, "k.cu:3: unsupported marker"):
+            stubgen.make_skeleton("// BEGIN SOLUTION\nint x;\n/* BEGIN SOLUTION */\n// END SOLUTION\n", "k.cu")
+
+    def test_strip_markers_keeps_the_solution(self):
+        self.assertEqual(stubgen.strip_markers(REFERENCE).count("BEGIN"), 0)
+        self.assertIn("return 42;", stubgen.strip_markers(REFERENCE))
+        self.assertNotIn("STUB", stubgen.strip_markers(REFERENCE))
+
+    def tree(self, tmp, reference=REFERENCE, sources="k.cu"):
+        root = Path(tmp)
+        (root / "solutions" / "ch01_lab").mkdir(parents=True)
+        (root / "solutions" / "ch01_lab" / "k.cu").write_text(reference)
+        (root / "labs" / "ch01_lab").mkdir(parents=True)
+        (root / "tests" / "ch01_lab").mkdir(parents=True)
+        (root / "tests" / "ch01_lab" / "CMakeLists.txt").write_text(
+            f"# a comment: SOURCES x.cu\ncudalab_add_lab(ch01_lab\n  SOURCES {sources}\n  DEMO demo.cu\n  GPU_TESTS t.cu)\n")
+        return root
+
+    def run_main(self, *args):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            rc = stubgen.main(list(args))
+        return rc, err.getvalue()
+
+    def test_check_rejects_block_comment_markers(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = self.tree(tmp, "int f() {\n/* BEGIN SOLUTION */\nreturn 42;\n/* END SOLUTION */\n}\n")
+            (root / "labs" / "ch01_lab" / "k.cu").write_text("int f() {\n/* BEGIN SOLUTION */\nreturn 42;\n/* END SOLUTION */\n}\n")
+            rc, err = self.run_main("--check", "--root", tmp)
+            self.assertEqual(rc, 2)
+            self.assertIn("solutions/ch01_lab/k.cu:2: unsupported marker", err)
+            rc, err = self.run_main("--root", tmp)
+            self.assertEqual(rc, 2)
+
+    def test_unknown_lab_name_fails_with_a_suggestion(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.tree(tmp)
+            rc, err = self.run_main("--check", "--root", tmp, "ch01")
+            self.assertEqual(rc, 2)
+            self.assertIn("no lab named 'ch01'; did you mean ch01_lab?", err)
+        rc, err = self.run_main("--check", "ch03_05")  # this repository
+        self.assertEqual(rc, 2)
+        self.assertIn("did you mean ch03_05_occupancy", err)
+
+    def test_only_declared_sources_are_generated(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = self.tree(tmp)
+            (root / "solutions" / "ch01_lab" / "helper.cuh").write_text("int h;\n")
+            rc, err = self.run_main("--check", "--root", tmp)
+            self.assertEqual(rc, 2)
+            self.assertIn("solutions/ch01_lab/helper.cuh is not among the SOURCES", err)
+        with tempfile.TemporaryDirectory() as tmp:
+            self.tree(tmp, sources="k.cu other.cu")
+            rc, err = self.run_main("--check", "--root", tmp)
+            self.assertEqual(rc, 2)
+            self.assertIn("solutions/ch01_lab/other.cu is missing", err)
+
     def test_check_detects_drift_and_generation_fixes_it(self):
         with tempfile.TemporaryDirectory() as tmp:
-            root = Path(tmp)
-            (root / "solutions" / "lab1").mkdir(parents=True)
-            (root / "solutions" / "lab1" / "k.cu").write_text(REFERENCE)
-            (root / "labs" / "lab1").mkdir(parents=True)
-            (root / "labs" / "lab1" / "k.cu").write_text("stale\n")
-            self.assertEqual(stubgen.main(["--check", "--root", tmp]), 1)
-            self.assertEqual(stubgen.main(["--root", tmp]), 0)
-            self.assertEqual((root / "labs" / "lab1" / "k.cu").read_text(), SKELETON)
-            self.assertEqual(stubgen.main(["--check", "--root", tmp]), 0)
+            root = self.tree(tmp)
+            (root / "labs" / "ch01_lab" / "k.cu").write_text("stale\n")
+            self.assertEqual(self.run_main("--check", "--root", tmp)[0], 1)
+            self.assertEqual(self.run_main("--root", tmp)[0], 0)
+            self.assertEqual((root / "labs" / "ch01_lab" / "k.cu").read_text(), SKELETON)
+            self.assertEqual(self.run_main("--check", "--root", tmp)[0], 0)
+            self.assertEqual(self.run_main("--check", "--root", tmp, "ch01_lab")[0], 0)
 
     def test_student_release_without_solutions_is_fine(self):
         with tempfile.TemporaryDirectory() as tmp:
-            self.assertEqual(stubgen.main(["--check", "--root", tmp]), 0)
+            self.assertEqual(self.run_main("--check", "--root", tmp)[0], 0)
 
 
 if __name__ == "__main__":
