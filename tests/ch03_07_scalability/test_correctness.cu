@@ -2,6 +2,8 @@
 #include "matrix_check.cuh"
 #include "sum_matrix.cuh"
 
+#include <algorithm>
+
 namespace {
 
 struct Size {
@@ -61,5 +63,45 @@ INSTANTIATE_TEST_SUITE_P(GridStride, GridStrideCorrectness,
                            if (info.param.x == 9) return std::string("grid_twice_too_big");
                            return "grid" + std::to_string(info.param.x) + "x" + std::to_string(info.param.y);
                          });
+
+// The "64-bit index" promise (README: the seeds' `unsigned int idx` wraps past 2^32 elements):
+// one launch on a matrix past 2^32 elements (or past 2^31 where the GPU has only the memory for
+// that), checked element by element on the device. Skipped, with the reason, on smaller GPUs.
+class SumMatrix64BitIndex : public cudalab::GpuTest {
+ protected:
+  void SetUp() override {
+    cudalab::GpuTest::SetUp();
+    if (IsSkipped()) return;
+    plan_ = plan_huge_matrix();
+    if (plan_.nx == 0) GTEST_SKIP() << "not enough free GPU memory for the 64-bit index test: " << plan_.skip;
+  }
+  HugeMatrixPlan plan_;
+};
+
+TEST_F(SumMatrix64BitIndex, SumMatrixOnGPU2DPast32BitIndices) {
+  const dim3 block(32, 16);
+  const std::string error = huge_matrix_error(
+      "sumMatrixOnGPU2D", plan_,
+      [&](const float *a, const float *b, float *c, int nx, int ny) {
+        sumMatrixOnGPU2D<<<grid_for(nx, ny, block), block>>>(a, b, c, nx, ny);
+      },
+      "block=" + shape(block) + " (compute idx = iy * nx + ix in std::size_t)", seed());
+  if (!error.empty()) GTEST_FAIL() << error;
+}
+
+TEST_F(SumMatrix64BitIndex, GridStridePast32BitIndices) {
+  const dim3 block(256, 1);
+  int k = 0;
+  CUDALAB_ASSERT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k, sumMatrixGridStride, 256, 0));
+  const unsigned int blocks = unsigned(std::max(k, 1) * device().sm_count);
+  const std::string error = huge_matrix_error(
+      "sumMatrixGridStride", plan_,
+      [&](const float *a, const float *b, float *c, int nx, int ny) {
+        sumMatrixGridStride<<<grid_with_blocks(nx, ny, block, blocks), block>>>(a, b, c, nx, ny);
+      },
+      "block=" + shape(block) + " " + std::to_string(blocks) + " blocks (compute the index in std::size_t)",
+      seed());
+  if (!error.empty()) GTEST_FAIL() << error;
+}
 
 }  // namespace

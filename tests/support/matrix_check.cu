@@ -1,5 +1,8 @@
 #include "matrix_check.cuh"
 
+#include "cudalab/baselines.cuh"
+
+#include <cstdio>
 #include <sstream>
 #include <vector>
 
@@ -146,4 +149,46 @@ std::string BigMatrix::check(const std::string &name, const MatrixLaunch &launch
 void BigMatrix::copy_same_traffic() const {
   const std::size_t half = 3 * n_ / 2;  // floats
   cudaMemcpyAsync(buf_.get() + (3 * n_ - half), buf_.get(), half * sizeof(float), cudaMemcpyDeviceToDevice);
+}
+
+void BigMatrix::stream_same_traffic(int block) const {
+  cudalab::launch_stream_baseline<float>(A(), B(), C(), n_, block);
+}
+
+HugeMatrixPlan plan_huge_matrix() {
+  HugeMatrixPlan plan;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  if (cudaError_t err = cudaMemGetInfo(&free_bytes, &total_bytes); err != cudaSuccess) {
+    plan.skip = std::string("cudaMemGetInfo failed: ") + cudaGetErrorString(err);
+    return plan;
+  }
+  const double gib = double(1ull << 30);
+  const std::size_t spare = std::size_t(1) << 30;
+  auto fits = [&](int nx, int ny) { return 3 * std::size_t(nx) * ny * sizeof(float) + spare <= free_bytes; };
+  std::ostringstream os;
+  if (fits(65536, 65537)) {
+    plan.nx = 65536, plan.ny = 65537;
+    plan.note = "65536 x 65537 = 2^32 + 65536 elements: an index in int or in unsigned int wraps";
+  } else if (fits(65536, 32769)) {
+    plan.nx = 65536, plan.ny = 32769;
+    os << "65536 x 32769 = 2^31 + 65536 elements: an index in int overflows; this GPU has "
+       << free_bytes / gib << " GiB free, too little for the 2^32-element matrix (48 GiB) that an "
+       << "unsigned int index would also fail";
+    plan.note = os.str();
+  } else {
+    os << "this GPU has " << free_bytes / gib << " GiB free of " << total_bytes / gib
+       << " GiB; a matrix past 2^31 elements needs three 8 GiB float arrays plus 1 GiB to spare (25 GiB)";
+    plan.skip = os.str();
+  }
+  return plan;
+}
+
+std::string huge_matrix_error(const std::string &name, const HugeMatrixPlan &plan, const MatrixLaunch &launch,
+                              const std::string &config, std::uint64_t seed) {
+  std::printf("[ CUDALAB  ] %s on %d x %d floats (%s)\n", name.c_str(), plan.nx, plan.ny, plan.note.c_str());
+  std::fflush(stdout);
+  BigMatrix m;
+  if (cudaError_t err = m.init(plan.nx, plan.ny, seed); err != cudaSuccess)
+    return cudalab::describe_error(err, "test setup (allocating and filling the matrices)", __FILE__, __LINE__);
+  return m.check(name, launch, config);
 }

@@ -36,8 +36,13 @@ class BigMatrix {
   /// (1.5 n floats read, 1.5 n written): the first half of A | B | C onto the second half.
   /// It overwrites B and C; use it only for timing, after check().
   void copy_same_traffic() const;
+  /// @brief Enqueues the same-structure baseline of the timed tests (cudalab/baselines.cuh):
+  /// C = A + B as a flat 1D grid of @p block threads, one element per thread -- the same bytes
+  /// as one sumMatrix pass, the simplest indexing. It overwrites C only.
+  void stream_same_traffic(int block = 256) const;
   /// @brief Bytes one sumMatrix pass moves: read A and B, write C.
   double bytes() const { return 3.0 * double(n_) * sizeof(float); }
+  std::size_t n() const { return n_; }                ///< elements per matrix (nx * ny)
   const float *A() const { return buf_.get(); }       ///< device pointer to A
   const float *B() const { return buf_.get() + n_; }  ///< device pointer to B
   float *C() const { return buf_.get() + 2 * n_; }    ///< device pointer to C
@@ -50,3 +55,22 @@ class BigMatrix {
   std::size_t n_ = 0;
   std::uint64_t seed_ = 0;
 };
+
+/// @brief A matrix past the 32-bit index range, sized to the GPU's free memory (for the tests of
+/// the "64-bit index" promise): 65536 x 65537 floats (2^32 + 65536 elements, 3 x 16 GiB) when
+/// they fit, else 65536 x 32769 (2^31 + 65536 elements, 3 x 8 GiB), else none.
+struct HugeMatrixPlan {
+  int nx = 0, ny = 0;  ///< 0 x 0: the GPU lacks the memory (see skip)
+  std::string skip;    ///< why no size fits ("" when nx > 0)
+  std::string note;    ///< what the chosen size can and cannot catch (printed by the test)
+};
+
+/// @brief Chooses the HugeMatrixPlan from cudaMemGetInfo (three matrices plus 1 GiB to spare).
+HugeMatrixPlan plan_huge_matrix();
+
+/// @brief Runs @p launch once on the planned huge matrix (fresh random A and B from @p seed, C
+/// poisoned) and checks every element on the device: "" when right, else the first wrong
+/// (ix, iy) -- an index computed in 32 bits leaves the rows past 2^31 (or 2^32) elements unwritten.
+/// Prints the size and the plan's note. @p launch gets (A, B, C, nx, ny).
+std::string huge_matrix_error(const std::string &name, const HugeMatrixPlan &plan, const MatrixLaunch &launch,
+                              const std::string &config, std::uint64_t seed);
