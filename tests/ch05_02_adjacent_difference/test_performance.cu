@@ -1,7 +1,10 @@
-// ch05_02 performance: adjacentDifferenceShared against the naive kernel and against a copy of
-// the same bytes, side by side on 2^26 ints (256 MiB read, 256 MiB written per run).
+// ch05_02 performance: adjacentDifferenceShared against the naive kernel and against a plain
+// one-int-per-thread copy kernel of the same bytes, side by side on 2^26 ints (256 MiB read,
+// 256 MiB written per run).
 #include "adjacent_check.cuh"
 #include "adjacent_difference.cuh"
+
+#include "cudalab/baselines.cuh"
 
 namespace {
 
@@ -48,14 +51,17 @@ TEST_F(AdjacentPerformance, SharedIsNotSlowerThanNaive) {
                            cudalab::threshold("shared_vs_naive"), "shared_vs_naive", data_.bytes()});
 }
 
-// A device-to-device copy of the n ints moves the same bytes (n read, n written).
-TEST_F(AdjacentPerformance, SharedReachesCopyBandwidth) {
+// The same-structure baseline (cudalab/baselines.cuh): a flat 1D grid of 256-thread blocks, one
+// int per thread, result[i] = input[i] -- the same bytes and the same bytes in flight per thread
+// as the shared kernel, so the ratio does not depend on how far one element per thread falls
+// short of cudaMemcpy on a given GPU. The fraction of the copy bandwidth is still printed.
+TEST_F(AdjacentPerformance, SharedKeepsUpWithAStreamingCopy) {
   if (!prepare()) return;
   cudalab::Comparison cmp = cudalab::compare_kernels(
-      [&] { cudaMemcpyAsync(data_.result(), data_.input(), std::size_t(kN) * sizeof(int), cudaMemcpyDeviceToDevice); },
+      [&] { cudalab::launch_stream_baseline<int>(data_.input(), nullptr, data_.result(), kN, kAdjacentBlock); },
       [&] { run_shared(); }, options());
-  cudalab::expect_speedup({"adjacentDifferenceShared block 256", "cudaMemcpy of the same bytes", cmp,
-                           cudalab::threshold("shared_vs_copy"), "shared_vs_copy", data_.bytes()});
+  cudalab::expect_speedup({"adjacentDifferenceShared block 256", "copy kernel, one int per thread, block 256", cmp,
+                           cudalab::threshold("shared_vs_stream"), "shared_vs_stream", data_.bytes()});
 }
 
 }  // namespace
