@@ -81,6 +81,35 @@ TEST_F(CoefficientUpload, EachRunUsesTheLatestUpload) {
   }
 }
 
+// setCoefficients copies exactly `count` coefficients to the start of the array: entries from
+// count on keep what they held (constant_memory.cuh). 64 coefficients, then 17 from a host buffer
+// whose 18th float is a sentinel far from any coefficient, then a run with all 64: entries 0..16
+// must be the second upload, 17..63 still the first. A copy of count + 1 floats (the sentinel
+// lands in entry 17), of count - 1, or at an offset fails here.
+TEST_F(CoefficientUpload, CopiesExactlyCountCoefficientsToTheStart) {
+  const int n = 4097, second = 17;
+  const unsigned int block = 256;
+  const std::vector<float> x = random_inputs(n, seed());
+  const std::vector<float> first = random_coefficients(kMaxCoefficients, seed() + 21);
+  std::vector<float> host = random_coefficients(second, seed() + 22);
+  host.push_back(1000.f);  // one float past the count: must not be copied
+  std::vector<float> want = first;
+  for (int k = 0; k < second; ++k) want[k] = host[k];
+  const std::string ctx = cudalab::context({{"n", n}, {"block", block}, {"seed", (long long)seed()}}) +
+                          "; setCoefficients(first, 64), then setCoefficients(second, 17), run with count 64";
+  cudaError_t err = setCoefficients(first.data(), kMaxCoefficients);
+  if (err != cudaSuccess) GTEST_FAIL() << describe_call("setCoefficients(h, 64)", err) << " (" << ctx << ")";
+  err = setCoefficients(host.data(), second);
+  if (err != cudaSuccess) GTEST_FAIL() << describe_call("setCoefficients(h, 17)", err) << " (" << ctx << ")";
+  std::vector<float> y;
+  const std::string error = run_polynomial_constant(x, kMaxCoefficients, block, &y);
+  if (!error.empty()) GTEST_FAIL() << error << " (" << ctx << ")";
+  ASSERT_TRUE(close_to("setCoefficients + polynomialConstant (entries 0..16 from the second upload, 17..63 left from "
+                       "the first: a copy of 18 floats puts 1000 into entry 17, a copy of 16 or at an offset "
+                       "leaves entry 16 or 0 wrong)",
+                       ctx, polynomial_reference(x, want, kMaxCoefficients), y));
+}
+
 // Counts outside [1, kMaxCoefficients] and a null pointer are rejected with cudaErrorInvalidValue,
 // and a rejected call changes nothing: the coefficients uploaded before it are still in use.
 TEST_F(CoefficientUpload, BadCountsAreRejectedAndChangeNothing) {
