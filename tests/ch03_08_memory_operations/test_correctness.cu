@@ -30,4 +30,21 @@ INSTANTIATE_TEST_SUITE_P(Coalesced, CoalescedCorrectness,
                            return "block" + std::to_string(info.param.x) + "x" + std::to_string(info.param.y);
                          });
 
+// The header's "any nx, ny" with the index in std::size_t: one launch past 2^32 elements (or 2^31
+// where only that fits), checked on the device; skipped, with the reason, on smaller GPUs.
+class Coalesced64BitIndex : public cudalab::GpuTest {};
+
+TEST_F(Coalesced64BitIndex, RightPast32BitIndices) {
+  const HugeMatrixPlan plan = plan_huge_matrix();
+  if (plan.nx == 0) GTEST_SKIP() << "not enough free GPU memory for the 64-bit index test: " << plan.skip;
+  const dim3 block(32, 16);
+  const std::string error = huge_matrix_error(
+      "sumMatrixCoalesced", plan,
+      [&](const float *a, const float *b, float *c, int nx, int ny) {
+        sumMatrixCoalesced<<<grid_for(nx, ny, block), block>>>(a, b, c, nx, ny);
+      },
+      "block=" + shape(block) + " (compute idx = iy * nx + ix in std::size_t)", seed());
+  if (!error.empty()) GTEST_FAIL() << error;
+}
+
 }  // namespace

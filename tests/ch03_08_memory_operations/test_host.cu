@@ -4,6 +4,7 @@
 
 #include "cudalab/testing.cuh"
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <sstream>
@@ -71,6 +72,13 @@ TEST_F(LoadEfficiencyModel, PartialLastWarpCountsOnlyItsThreads) {
   expect(dim3(16, 3), 16384, Mapping::kRowMajor, 4, 32, 48 * 4, 6);
 }
 
+TEST_F(LoadEfficiencyModel, RowsOfOneWarpShareSectors) {
+  // (8,4) on a matrix 10 floats wide: the one warp reads rows at bytes 0, 40, 80, 120, 32 B each:
+  // [0,32) sector 0, [40,72) sectors 1-2, [80,112) sectors 2-3, [120,152) sectors 3-4. The warp
+  // moves the distinct sectors 0..4 once: 5 transactions (counting row by row would give 7).
+  expect(dim3(8, 4), 10, Mapping::kRowMajor, 4, 32, 128, 5);
+}
+
 // An independent simulation: every lane's address, segments counted per warp with a map.
 LoadEfficiency simulate(dim3 b, int nx, Mapping m, int elem, int tx) {
   LoadEfficiency e;
@@ -93,6 +101,25 @@ TEST_F(LoadEfficiencyModel, MatchesAWarpByWarpSimulationForRandomShapes) {
   for (int i = 0; i < 300; ++i) {
     const unsigned bx = 1u << (gen() % 11), by = 1 + gen() % (1024 / bx);
     const int nx = 1 + int(gen() % 5000);
+    const Mapping m = gen() % 2 ? Mapping::kRowMajor : Mapping::kColumnMajor;
+    const int elem = 1 << (gen() % 5), tx = 32 << (gen() % 3);
+    const LoadEfficiency want = simulate(dim3(bx, by), nx, m, elem, tx);
+    expect(dim3(bx, by), nx, m, elem, tx, want.requested_bytes, want.transactions);
+    if (HasFailure()) return;  // the first wrong shape is the one to look at
+  }
+}
+
+TEST_F(LoadEfficiencyModel, MatchesTheSimulationForRaggedBlockWidths) {
+  // Block widths that are not powers of two (24, 40, 100, ...): a warp then covers parts of two or
+  // more rows that start at different offsets, so a rule such as "a warp covers 32 / blockDim.x
+  // whole rows" or "count the segments of one row and multiply" gives wrong counts.
+  std::mt19937_64 gen(seed());
+  const unsigned widths[] = {3, 5, 12, 24, 40, 48, 100, 33, 96, 200, 1000};
+  for (int i = 0; i < 300; ++i) {
+    const unsigned bx = i < 11 ? widths[i] : 1 + unsigned(gen() % 1024);
+    const unsigned by = 1 + unsigned(gen() % (1024 / bx));
+    // The block lies inside the matrix; every other run a narrow one, whose rows share segments.
+    const int nx = int(std::max(bx, by)) + int(gen() % (i % 2 ? 64 : 5000));
     const Mapping m = gen() % 2 ? Mapping::kRowMajor : Mapping::kColumnMajor;
     const int elem = 1 << (gen() % 5), tx = 32 << (gen() % 3);
     const LoadEfficiency want = simulate(dim3(bx, by), nx, m, elem, tx);

@@ -1,5 +1,6 @@
-// ch03_08 performance: the coalesced kernel against the column-major one and against a copy
-// that moves the same bytes, side by side on the seeds' 16384 x 16384 floats.
+// ch03_08 performance: the coalesced kernel against the column-major one and against the
+// same-structure stream baseline (cudalab/baselines.cuh) that moves the same bytes, side by side
+// on the seeds' 16384 x 16384 floats; the fraction of copy bandwidth is printed, not graded.
 #include "baseline.cuh"
 #include "matrix_check.cuh"
 #include "memory_operations.cuh"
@@ -40,17 +41,18 @@ TEST_F(CoalescingPerformance, CoalescedBeatsTheColumnMajorKernel) {
                            cudalab::threshold("coalesced_vs_column_major"), "coalesced_vs_column_major", m.bytes()});
 }
 
-TEST_F(CoalescingPerformance, CoalescedReachesCopyBandwidth) {
+TEST_F(CoalescingPerformance, CoalescedKeepsUpWithTheStreamBaseline) {
   BigMatrix m;
   CUDALAB_ASSERT_OK(m.init(kN, kN, seed()));
   if (std::string error = check(m); !error.empty())
     GTEST_FAIL() << "sumMatrixCoalesced is not timed until it is correct: " << error;
   const dim3 grid = grid_for(kN, kN, kBlock);
   cudalab::Comparison cmp =
-      cudalab::compare_kernels([&] { m.copy_same_traffic(); },
+      cudalab::compare_kernels([&] { m.stream_same_traffic(256); },
                                [&] { sumMatrixCoalesced<<<grid, kBlock>>>(m.A(), m.B(), m.C(), kN, kN); }, options());
-  cudalab::expect_speedup({"sumMatrixCoalesced block (32,16)", "cudaMemcpy of the same bytes", cmp,
-                           cudalab::threshold("coalesced_vs_copy"), "coalesced_vs_copy", m.bytes()});
+  cudalab::expect_speedup({"sumMatrixCoalesced block (32,16)",
+                           "the stream baseline (C = A + B, flat 1D grid, one element per thread, the same bytes)", cmp,
+                           cudalab::threshold("coalesced_vs_stream"), "coalesced_vs_stream", m.bytes()});
 }
 
 }  // namespace
