@@ -2,6 +2,7 @@
 // multiples of the tile, against a double-precision CPU reference (tolerance: matmul_check.cu).
 #include "matmul.cuh"
 #include "matmul_check.cuh"
+#include "poison_shared.cuh"
 
 #include "cudalab/testing.cuh"
 
@@ -46,6 +47,32 @@ TEST_P(TiledCorrectness, RightForRectangularSizes) {
   for (const Shape &s : kRectangular) {
     check(s);
     if (HasFailure()) return;
+  }
+}
+
+// Shapes with K smaller than the tile (one partial phase) and ragged M, N: the tile slots outside
+// a and b are never loaded from memory -- the kernel must write 0.0f into them.
+const Shape kPartialPhase[] = {{5, 7, 3}, {1, 1, 1}, {20, 33, 9}, {40, 24, 15}, {17, 50, 31}, {70, 3, 2}};
+
+// Before each launch the shared memory of every SM is filled with NaN (poison_shared.cuh). A tile
+// loader that leaves the slots outside a or b unwritten (no `: 0.0f`, or zeros for s_a but not for
+// s_b) multiplies that NaN into the sum -- 0 x NaN is NaN -- where a run after other kernels would
+// have met a harmless 0 or a finite leftover and passed.
+TEST_P(TiledCorrectness, NeverUsesSharedMemoryNoThreadWrote) {
+  const int tile = GetParam();
+  // A hint, so the kernel runs with the same shared-memory carveout as the fill (no reconfiguration
+  // of the SM between the two kernels).
+  CUDALAB_ASSERT_OK(cudaFuncSetAttribute(tiled_kernel(tile), cudaFuncAttributePreferredSharedMemoryCarveout,
+                                         cudaSharedmemCarveoutMaxShared));
+  for (const Shape &s : kPartialPhase) {
+    const std::string error = matmul_error(
+        "matrixMulTiled<" + std::to_string(tile) + "> (shared memory filled with NaN before the launch)",
+        [&](const float *a, const float *b, float *ab, int M, int N, int K) {
+          const cudaError_t err = cudalab_poison::fill_shared_memory(0x7FC00000u);  // a quiet NaN
+          return err != cudaSuccess ? err : launch_tiled(tile, a, b, ab, M, N, K);
+        },
+        s.M, s.N, s.K, "tile=" + std::to_string(tile), seed() + s.M * 7 + s.N * 3 + s.K);
+    if (!error.empty()) GTEST_FAIL() << error;
   }
 }
 
