@@ -1,0 +1,346 @@
+// ch03_03 host tests: predict_residency and launch_histogram's refusals on synthetic devices of
+// five architectures (sm_75, sm_80, sm_86, sm_89, sm_90), without a GPU.
+//
+// The student's code asks the CUDA runtime for the device's limits and the kernel's attributes.
+// This test binary defines those runtime functions itself (cudaGetDevice, cudaDeviceGetAttribute,
+// cudaGetDeviceProperties, cudaFuncGetAttributes, cudaFuncSetAttribute, cudaGetLastError,
+// cudaPeekAtLastError, cudaOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags]): a definition in
+// the executable takes precedence over the shared CUDA runtime's, so every call the lab makes is
+// answered by the synthetic device below. Each answer is then checked against the CUDA Toolkit's
+// own calculator (cuda_occupancy.h) for the same device, over ragged block sizes, every register
+// count class, static/dynamic shared memory around every limit, __launch_bounds__ limits and
+// opted-in shared memory. A model that is right only for the GPU it was written on (a hard-coded
+// 1 KB reservation, no 256 B unit on Turing, 2048 threads per SM, 32 blocks per SM) fails here.
+#include "resources.cuh"
+
+#include "cudalab/testing.cuh"
+
+#include <cuda_occupancy.h>
+
+#include <climits>
+#include <cstring>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// One synthetic device: the published limits of an architecture (CUDA C++ Programming Guide,
+/// "Compute Capabilities"; cudaDevAttrReservedSharedMemoryPerBlock).
+struct Arch {
+  const char *name;
+  int major, minor, max_threads_per_sm, max_blocks_per_sm;
+  int smem_per_sm, smem_optin, reserved;
+};
+const Arch kArchs[] = {
+    {"sm_75", 7, 5, 1024, 16, 65536, 65536, 0},       // Turing (T4, RTX 20xx)
+    {"sm_80", 8, 0, 2048, 32, 167936, 166912, 1024},  // A100
+    {"sm_86", 8, 6, 1536, 16, 102400, 101376, 1024},  // RTX 30xx, A10
+    {"sm_89", 8, 9, 1536, 24, 102400, 101376, 1024},  // RTX 40xx, L4
+    {"sm_90", 9, 0, 2048, 32, 233472, 232448, 1024},  // H100, H200
+};
+constexpr int kRegsPerSm = 65536, kRegsPerBlock = 65536, kSmemPerBlock = 49152, kSms = 40;
+
+/// What the synthetic runtime answers (one test at a time).
+struct FakeRuntime {
+  const Arch *arch = &kArchs[0];
+  cudaFuncAttributes func{};        ///< attributes of any kernel except histogramShared
+  cudaFuncAttributes histogram{};   ///< attributes of histogramShared
+  std::set<int> unknown_attributes; ///< attributes asked for that this device does not model
+  int set_attribute_calls = 0;      ///< cudaFuncSetAttribute calls
+} g_fake;
+
+int attribute_value(cudaDeviceAttr attr, bool *known) {
+  const Arch &a = *g_fake.arch;
+  *known = true;
+  switch (attr) {
+    case cudaDevAttrComputeCapabilityMajor: return a.major;
+    case cudaDevAttrComputeCapabilityMinor: return a.minor;
+    case cudaDevAttrWarpSize: return 32;
+    case cudaDevAttrMaxThreadsPerBlock: return 1024;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: return a.max_threads_per_sm;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: return a.max_blocks_per_sm;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: return kRegsPerSm;
+    case cudaDevAttrMaxRegistersPerBlock: return kRegsPerBlock;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: return a.smem_per_sm;
+    case cudaDevAttrMaxSharedMemoryPerBlock: return kSmemPerBlock;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: return a.smem_optin;
+    case cudaDevAttrReservedSharedMemoryPerBlock: return a.reserved;
+    case cudaDevAttrMultiProcessorCount: return kSms;
+    case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: return 1024;
+    case cudaDevAttrMaxBlockDimZ: return 64;
+    case cudaDevAttrMaxGridDimX: return INT_MAX;
+    case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ: return 65535;
+    case cudaDevAttrTotalConstantMemory: return 65536;
+    case cudaDevAttrL2CacheSize: return 4 << 20;
+    case cudaDevAttrGlobalMemoryBusWidth: return 256;
+    case cudaDevAttrMemoryClockRate: return 5000000;
+    case cudaDevAttrClockRate: return 1500000;
+    case cudaDevAttrGlobalL1CacheSupported: case cudaDevAttrLocalL1CacheSupported: return 1;
+    default: *known = false; return 0;
+  }
+}
+
+cudaOccDeviceProp occ_props(const Arch &a) {
+  cudaOccDeviceProp p;
+  p.computeMajor = a.major;
+  p.computeMinor = a.minor;
+  p.maxThreadsPerBlock = 1024;
+  p.maxThreadsPerMultiprocessor = a.max_threads_per_sm;
+  p.regsPerBlock = kRegsPerBlock;
+  p.regsPerMultiprocessor = kRegsPerSm;
+  p.warpSize = 32;
+  p.sharedMemPerBlock = kSmemPerBlock;
+  p.sharedMemPerMultiprocessor = a.smem_per_sm;
+  p.numSms = kSms;
+  p.sharedMemPerBlockOptin = a.smem_optin;
+  p.reservedSharedMemPerBlock = a.reserved;
+  return p;
+}
+
+const cudaFuncAttributes &attributes_of(const void *func) {
+  return func == reinterpret_cast<const void *>(histogramShared) ? g_fake.histogram : g_fake.func;
+}
+
+}  // namespace
+
+// The synthetic runtime. Only what a residency model and a launcher's checks may ask for.
+cudaError_t cudaGetDevice(int *device) {
+  *device = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+  bool known = false;
+  *value = attribute_value(attr, &known);
+  if (device != 0) return cudaErrorInvalidDevice;
+  if (!known) {
+    g_fake.unknown_attributes.insert(static_cast<int>(attr));
+    return cudaErrorInvalidValue;
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
+  std::memset(prop, 0, sizeof *prop);
+  const Arch &a = *g_fake.arch;
+  std::snprintf(prop->name, sizeof prop->name, "synthetic %s", a.name);
+  prop->major = a.major;
+  prop->minor = a.minor;
+  prop->warpSize = 32;
+  prop->maxThreadsPerBlock = 1024;
+  prop->maxThreadsPerMultiProcessor = a.max_threads_per_sm;
+  prop->maxBlocksPerMultiProcessor = a.max_blocks_per_sm;
+  prop->regsPerBlock = kRegsPerBlock;
+  prop->regsPerMultiprocessor = kRegsPerSm;
+  prop->sharedMemPerBlock = kSmemPerBlock;
+  prop->sharedMemPerMultiprocessor = a.smem_per_sm;
+  prop->sharedMemPerBlockOptin = a.smem_optin;
+  prop->reservedSharedMemPerBlock = a.reserved;
+  prop->multiProcessorCount = kSms;
+  prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024;
+  prop->maxThreadsDim[2] = 64;
+  prop->maxGridSize[0] = INT_MAX;
+  prop->maxGridSize[1] = prop->maxGridSize[2] = 65535;
+  prop->totalConstMem = 65536;
+  prop->l2CacheSize = 4 << 20;
+  return device == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+}
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {
+  *attr = attributes_of(func);
+  return cudaSuccess;
+}
+cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) {
+  ++g_fake.set_attribute_calls;
+  cudaFuncAttributes &fa = func == reinterpret_cast<const void *>(histogramShared) ? g_fake.histogram : g_fake.func;
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    if (value < 0 || static_cast<std::size_t>(value) + fa.sharedSizeBytes > std::size_t(g_fake.arch->smem_optin))
+      return cudaErrorInvalidValue;
+    fa.maxDynamicSharedSizeBytes = value;
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaGetLastError() { return cudaSuccess; }
+cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int threads,
+                                                                   size_t dyn, unsigned int) {
+  const cudaOccDeviceProp props = occ_props(*g_fake.arch);
+  const cudaOccFuncAttributes attrs(attributes_of(func));
+  const cudaOccDeviceState state;
+  cudaOccResult r;
+  if (cudaOccMaxActiveBlocksPerMultiprocessor(&r, &props, &attrs, &state, threads, dyn) != CUDA_OCC_SUCCESS)
+    return cudaErrorInvalidValue;
+  *blocks = r.activeBlocksPerMultiprocessor;
+  return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int threads, size_t dyn) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, func, threads, dyn, 0);
+}
+
+namespace {
+
+/// A kernel as the compiler and the runtime would describe it.
+cudaFuncAttributes kernel_attributes(int regs, std::size_t static_smem, int max_threads, int max_dynamic) {
+  cudaFuncAttributes fa{};
+  fa.numRegs = regs;
+  fa.sharedSizeBytes = static_smem;
+  fa.maxThreadsPerBlock = max_threads;
+  fa.maxDynamicSharedSizeBytes = max_dynamic;
+  fa.ptxVersion = fa.binaryVersion = 75;
+  return fa;
+}
+
+std::string describe(const Arch &a, const cudaFuncAttributes &fa, int threads, std::size_t dyn) {
+  std::ostringstream os;
+  os << "synthetic " << a.name << ", kernel with " << fa.numRegs << " regs/thread, " << fa.sharedSizeBytes
+     << " B static shared memory, maxThreadsPerBlock " << fa.maxThreadsPerBlock << ", maxDynamicSharedSizeBytes "
+     << fa.maxDynamicSharedSizeBytes << "; launched with " << threads << " threads and " << dyn
+     << " B dynamic shared memory";
+  return os.str();
+}
+
+// Stand-ins for device buffers: a refused launch never touches them (n = 0 in any case).
+unsigned int g_dummy_in[16], g_dummy_hist[16];
+
+constexpr unsigned kKnown = kLimitWarps | kLimitRegisters | kLimitSharedMemory | kLimitBlocks;
+
+class SyntheticDevice : public cudalab::HostTest, public ::testing::WithParamInterface<Arch> {
+ protected:
+  void SetUp() override {
+    cudalab::HostTest::SetUp();
+    g_fake = FakeRuntime{};
+    g_fake.arch = &GetParam();
+  }
+  /// Fails with the attributes asked for that the synthetic device does not model, if any.
+  void expect_only_known_attributes() {
+    for (int attr : g_fake.unknown_attributes)
+      ADD_FAILURE() << "the code asked for device attribute " << attr
+                    << " (cudaDeviceAttr), which a residency model does not need and this test does not model";
+  }
+};
+
+TEST_P(SyntheticDevice, ResidencyMatchesTheToolkitCalculator) {
+  const Arch &a = GetParam();
+  const cudaOccDeviceProp props = occ_props(a);
+  const cudaOccDeviceState state;
+  std::mt19937_64 rng(seed());
+  const int max_warps = a.max_threads_per_sm / 32;
+
+  std::vector<int> threads_list = {1,   31,  32,  33,  64,  96,  100, 128, 160, 192, 224, 256, 288, 320,
+                                   352, 384, 416, 480, 500, 512, 544, 640, 672, 736, 768, 800, 896, 928,
+                                   960, 992, 1000, 1024, 1025, 2048};
+  std::vector<int> regs_list = {0, 16, 24, 32, 33, 37, 40, 56, 64, 65, 72, 96, 128, 168, 255};
+  for (int i = 0; i < 4; ++i) threads_list.push_back(1 + static_cast<int>(rng() % 1024));
+  for (int i = 0; i < 3; ++i) regs_list.push_back(1 + static_cast<int>(rng() % 255));
+  // Static shared memory: none, 2 KB, 12 KB, and odd sizes (not a multiple of any allocation unit).
+  const std::size_t statics[] = {0, 2048, 12288, 3000, 1 + rng() % 20000};
+  // Kernel thread limits: none, __launch_bounds__ of 128, 256, 640 and a ragged one.
+  const int max_threads_list[] = {1024, 128, 256, 640, 96 + 32 * static_cast<int>(rng() % 20)};
+
+  long long cases = 0, wrong = 0;
+  std::string first;
+  for (std::size_t st : statics) {
+    // Not opted in (48 KB - static) and opted in to the device's limit or to a ragged amount above 48 KB.
+    const int default_dyn = kSmemPerBlock - static_cast<int>(st);
+    const int optin_dyn = a.smem_optin - static_cast<int>(st);
+    const int ragged_dyn = kSmemPerBlock + static_cast<int>(rng() % (a.smem_optin - kSmemPerBlock + 1)) - int(st);
+    for (int max_dyn : {default_dyn, optin_dyn, ragged_dyn}) {
+      std::vector<std::size_t> dyns = {0, 1, 1000, 4096, 8192, 12288, 20000, 40000, 46 * 1024, 49 * 1024, 100 * 1024,
+                                       200 * 1024};
+      for (int edge : {default_dyn, optin_dyn, ragged_dyn, a.smem_per_sm / 2, a.smem_per_sm / 3, a.smem_per_sm / 7})
+        for (int d : {edge - a.reserved - 1, edge - 1, edge, edge + 1})
+          if (d >= 0) dyns.push_back(std::size_t(d));
+      // The largest block (allocation unit of 128 B) that still fits k per SM, and one byte more:
+      // where the allocation unit and the reservation decide between k and k - 1 blocks.
+      for (int k = 1; k <= a.max_blocks_per_sm; ++k) {
+        const int d = a.smem_per_sm / k / 128 * 128 - a.reserved - static_cast<int>(st);
+        if (d >= 0) dyns.insert(dyns.end(), {std::size_t(d), std::size_t(d) + 1});
+      }
+      dyns.push_back(rng() % (a.smem_optin + 1));
+      for (int max_threads : max_threads_list)
+        for (int regs : regs_list) {
+          g_fake.func = kernel_attributes(regs, st, max_threads, max_dyn);
+          const cudaOccFuncAttributes occ_attr(g_fake.func);
+          for (int threads : threads_list)
+            for (std::size_t dyn : dyns) {
+              cudaOccResult want;
+              ASSERT_EQ(cudaOccMaxActiveBlocksPerMultiprocessor(&want, &props, &occ_attr, &state, threads, dyn),
+                        CUDA_OCC_SUCCESS);
+              // cuda_occupancy.h does not apply the kernel's own thread limit (__launch_bounds__):
+              // such a block cannot run (README), 0 blocks with warps among the limiters.
+              const bool over_kernel_limit = threads > max_threads;
+              if (over_kernel_limit) {
+                want.activeBlocksPerMultiprocessor = 0;
+                want.limitingFactors = kLimitWarps;
+              }
+              const int want_warps = want.activeBlocksPerMultiprocessor * ((threads + 31) / 32);
+              const unsigned want_lim = want.limitingFactors & kKnown;
+              Residency got;
+              const cudaError_t err =
+                  predict_residency(reinterpret_cast<const void *>(&g_fake), threads, dyn, &got);
+              ++cases;
+              const bool ok = err == cudaSuccess && got.blocks_per_sm == want.activeBlocksPerMultiprocessor &&
+                              got.warps_per_sm == want_warps &&
+                              (over_kernel_limit ? (got.limiters & kLimitWarps) != 0 : got.limiters == want_lim) &&
+                              got.occupancy == double(want_warps) / max_warps && got.regs_per_thread == regs &&
+                              got.static_smem == st && got.dynamic_smem == dyn;
+              if (!ok && wrong++ == 0) {
+                std::ostringstream os;
+                os << "predict_residency(" << describe(a, g_fake.func, threads, dyn) << "): expected "
+                   << want.activeBlocksPerMultiprocessor << " blocks/SM, " << want_warps << " warps, occupancy "
+                   << double(want_warps) / max_warps << ", limited by " << limiter_names(want_lim)
+                   << (over_kernel_limit ? " (more threads than the kernel allows)" : " (cuda_occupancy.h)")
+                   << ", got ";
+                if (err != cudaSuccess)
+                  os << "error " << cudaGetErrorName(err);
+                else
+                  os << got.blocks_per_sm << " blocks/SM, " << got.warps_per_sm << " warps, occupancy "
+                     << got.occupancy << ", limited by " << limiter_names(got.limiters) << " (regs "
+                     << got.regs_per_thread << ", static " << got.static_smem << " B, dynamic " << got.dynamic_smem
+                     << " B)";
+                first = os.str();
+              }
+            }
+        }
+    }
+  }
+  expect_only_known_attributes();
+  std::printf("[ CUDALAB  ] %s: %lld configurations compared with cuda_occupancy.h\n", a.name, cases);
+  EXPECT_EQ(wrong, 0) << first << "; " << wrong << " of " << cases << " configurations differ (seed=" << seed()
+                      << ")";
+}
+
+TEST_P(SyntheticDevice, LaunchHistogramRefusesWhatThisDeviceCannotHold) {
+  const Arch &a = GetParam();
+  // histogramShared as the compiler builds it: few registers, no static shared memory, not opted in.
+  g_fake.histogram = kernel_attributes(18, 0, 1024, kSmemPerBlock);
+  // More shared memory than this device's opt-in limit: refused, naming both numbers. These
+  // launches are refused before anything reaches the (absent) GPU.
+  std::mt19937_64 rng(seed());
+  for (unsigned int extra : {1u, 2u + static_cast<unsigned int>(rng() % 5000)}) {
+    const unsigned int bins = static_cast<unsigned int>(a.smem_optin / 4) + extra;
+    const LaunchReport rep = launch_histogram(g_dummy_in, g_dummy_hist, 0, bins, 256, 4);
+    const std::string asked = std::to_string(std::size_t(bins) * 4), allowed = std::to_string(a.smem_optin);
+    if (rep.error == cudaSuccess || rep.limiter != kLimitSharedMemory || rep.message.find(asked) == std::string::npos ||
+        rep.message.find(allowed) == std::string::npos)
+      ADD_FAILURE() << "launch_histogram on synthetic " << a.name << " (opt-in limit " << a.smem_optin << " B) with "
+                    << bins << " bins (" << asked << " B): expected a refusal with limiter shared memory and a message "
+                    << "naming " << asked << " and " << allowed << "; got error " << cudaGetErrorName(rep.error)
+                    << ", limiter " << limiter_names(rep.limiter) << ", message \"" << rep.message << "\"";
+  }
+  // One thread more than the device allows: refused, naming both numbers.
+  const LaunchReport rep = launch_histogram(g_dummy_in, g_dummy_hist, 0, 16, 1025, 4);
+  if (rep.error == cudaSuccess || rep.limiter != kLimitWarps || rep.message.find("1025") == std::string::npos ||
+      rep.message.find("1024") == std::string::npos)
+    ADD_FAILURE() << "launch_histogram on synthetic " << a.name
+                  << " with 1025 threads per block (the device allows 1024): expected a refusal with limiter warps "
+                     "naming 1025 and 1024; got error "
+                  << cudaGetErrorName(rep.error) << ", limiter " << limiter_names(rep.limiter) << ", message \""
+                  << rep.message << "\"";
+  expect_only_known_attributes();
+}
+
+INSTANTIATE_TEST_SUITE_P(SyntheticDevices, SyntheticDevice, ::testing::ValuesIn(kArchs),
+                         [](const auto &info) { return std::string(info.param.name); });
+
+}  // namespace
