@@ -36,7 +36,6 @@ import itertools
 import json
 import math
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -50,19 +49,24 @@ from pathlib import Path, PurePosixPath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import grade_submission  # noqa: E402
+import labinfo  # noqa: E402
+import stubgen  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = ROOT / "tests" / "mutants"
 
 
-def strip_markers(text: str) -> str:
-    """The reference file as a student would have written it: marker and STUB lines removed."""
-    return "".join(line for line in text.splitlines(keepends=True)
-                   if not re.match(r"\s*//\s*(BEGIN SOLUTION|END SOLUTION|STUB:)", line))
-
-
 class MutantError(Exception):
     """A mutant that cannot be applied to the current reference solution."""
+
+
+def strip_markers(source: Path, root: Path = ROOT) -> str:
+    """The reference file as a student would have written it: marker and STUB lines removed
+    (the marker syntax is tools/stubgen.py's). MutantError if its markers are wrong."""
+    try:
+        return stubgen.strip_markers(stubgen.read_reference(source, root), str(source.relative_to(root)))
+    except stubgen.MarkerError as e:
+        raise MutantError(str(e)) from None
 
 
 def body_span(text: str, kernel: str) -> tuple[int, int]:
@@ -89,7 +93,7 @@ def mutant_files(lab: str, mutant: Path, spec: dict, root: Path = ROOT) -> dict[
         if not name or not source.is_file():
             raise MutantError(f"edit {n}: no file solutions/{lab}/{name}")
         if name not in texts:
-            texts[name] = strip_markers(source.read_text())
+            texts[name] = strip_markers(source, root)
         text = texts[name]
         if "copy_body_of" in edit:
             s, e = body_span(text, edit["copy_body_of"])
@@ -152,12 +156,20 @@ def check_mutant(lab: str, mutant: Path, root: Path = ROOT) -> tuple[list[str], 
         return ["no edits and no whole files: nothing to grade"], {}
     problems = []
     changed = False
+    try:
+        sources = labinfo.read_lab(lab, root).sources
+    except labinfo.LabError as e:
+        return [str(e)], {}
     for rel, data in files.items():
         name = rel.name
-        if not (root / "labs" / lab / name).is_file():
-            problems.append(f"{name} is not a file of labs/{lab}/ (the grader would ignore it)")
+        if name not in sources:
+            problems.append(f"{name} is not a declared source of {lab} (SOURCES in tests/{lab}/CMakeLists.txt: "
+                            f"{', '.join(sources)}): the grader would refuse it")
         reference = root / "solutions" / lab / name
-        original = strip_markers(reference.read_text()).encode() if reference.is_file() else None
+        try:
+            original = strip_markers(reference, root).encode() if reference.is_file() else None
+        except MutantError as e:
+            return [str(e)], {}
         changed |= data != original
     if not changed:
         problems.append("the mutant is the reference solution: its edits change nothing")
@@ -165,9 +177,11 @@ def check_mutant(lab: str, mutant: Path, root: Path = ROOT) -> tuple[list[str], 
 
 
 def separable(lab: str, root: Path = ROOT) -> bool:
-    """The lab is built with relocatable device code (SEPARABLE in its tests/<lab>/CMakeLists.txt)."""
-    cmake = root / "tests" / lab / "CMakeLists.txt"
-    return cmake.is_file() and re.search(r"\bSEPARABLE\b", cmake.read_text()) is not None
+    """The lab is built with relocatable device code (SEPARABLE in its cudalab_add_lab call)."""
+    try:
+        return labinfo.read_lab(lab, root).separable
+    except labinfo.LabError:
+        return False
 
 
 def nvcc_command(nvcc: str, source: Path, lab: str, overlay_dir: Path, root: Path = ROOT) -> list[str]:
@@ -208,8 +222,14 @@ def find_nvcc() -> str | None:
 
 
 def check(labs: list[str], compile_too: bool = False, jobs: int = 1, root: Path = ROOT,
-          nvcc: str | None = None, out=sys.stdout) -> int:
+          nvcc: str | None = None, out=None) -> int:
     """--check: every mutant applies (and compiles); prints one line per mutant, returns the exit status."""
+    out = out or sys.stdout
+    unknown = labinfo.check_names(labs, root)
+    if unknown:
+        for message in unknown:
+            print(f"mutants: {message}", file=out)
+        return 2
     mutants = lab_mutants(labs, root)
     if not mutants:
         print("mutants: no mutants found" + (f" for {', '.join(labs)}" if labs else ""), file=out)
@@ -349,7 +369,12 @@ def run_slot(lab: str, mutants: list[Path], work: Path, gpu: GpuLock, args, repo
     """One pristine tree and build for a share of a lab's mutants; each is overlaid in turn and
     rebuilt incrementally."""
     rows = []
-    tree, build = grade_submission.prepare(work, [lab])
+    try:
+        tree, build = grade_submission.prepare(work, [lab])
+    except (grade_submission.GradingError, grade_submission.SubmissionError) as e:
+        first = str(e).splitlines()[0][:150]
+        return [report(Row(lab, m.name, "?", "-", False, f"not graded: {first} (see {work}/configure.log)"))
+                for m in mutants]
     for mutant in mutants:
         try:
             spec = load_spec(mutant)
@@ -401,6 +426,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--compile goes with --check")
     if args.check:
         return check(args.labs, args.compile, args.jobs)
+    unknown = labinfo.check_names(args.labs)
+    if unknown:
+        for message in unknown:
+            print(f"mutants: {message}", file=sys.stderr)
+        return 2
+    if not lab_mutants(args.labs):
+        print("mutants: no mutants found" + (f" for {', '.join(args.labs)}" if args.labs else ""), file=sys.stderr)
+        return 1
 
     slots = []
     for lab, group in itertools.groupby(lab_mutants(args.labs), key=lambda item: item[0]):
@@ -409,6 +442,11 @@ def main(argv: list[str] | None = None) -> int:
         for k in range(n):
             share = mutants[k::n]
             slots.append((lab, share, (args.out / (lab if n == 1 else f"{lab}-{k}")).resolve()))
+    for _, _, work in slots:  # never write over a directory the grader did not make
+        problem = grade_submission.out_problem(work)
+        if problem:
+            print(f"mutants: {problem}", file=sys.stderr)
+            return 2
     gpu = GpuLock()
     printing = threading.Lock()
 

@@ -1,6 +1,7 @@
 """Self-test of tools/mutants.py --check (no GPU, no build): a mutant whose edits no longer apply to
 the reference solution, that changes nothing, or whose mutant.json is malformed is reported.
 Skipped where tools/mutants.py is absent (the student release)."""
+import contextlib
 import io
 import json
 import tempfile
@@ -35,17 +36,17 @@ class CheckTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.root = Path(self.tmp.name)
-        for d in ("solutions/lab1", "labs/lab1", "tests/lab1"):
+        for d in ("solutions/ch01_lab", "labs/ch01_lab", "tests/ch01_lab"):
             (self.root / d).mkdir(parents=True)
-        (self.root / "solutions/lab1/k.cu").write_text(REFERENCE)
-        (self.root / "labs/lab1/k.cu").write_text("// skeleton\n")
-        (self.root / "tests/lab1/CMakeLists.txt").write_text("cudalab_add_lab(lab1 SOURCES k.cu)\n")
+        (self.root / "solutions/ch01_lab/k.cu").write_text(REFERENCE)
+        (self.root / "labs/ch01_lab/k.cu").write_text("// skeleton\n")
+        (self.root / "tests/ch01_lab/CMakeLists.txt").write_text("cudalab_add_lab(ch01_lab SOURCES k.cu)\n")
 
     def tearDown(self):
         self.tmp.cleanup()
 
     def mutant(self, name, spec, files=None):
-        d = self.root / "tests" / "mutants" / "lab1" / name
+        d = self.root / "tests" / "mutants" / "ch01_lab" / name
         d.mkdir(parents=True)
         (d / "mutant.json").write_text(spec if isinstance(spec, str) else json.dumps(spec))
         for fname, text in (files or {}).items():
@@ -53,12 +54,12 @@ class CheckTest(unittest.TestCase):
         return d
 
     def problems(self, name):
-        return mutants.check_mutant("lab1", self.root / "tests" / "mutants" / "lab1" / name, self.root)[0]
+        return mutants.check_mutant("ch01_lab", self.root / "tests" / "mutants" / "ch01_lab" / name, self.root)[0]
 
     def test_edit_that_applies_is_fine_and_markers_are_gone(self):
         d = self.mutant("ok", {"expect": "lose", "why": "writes 3",
                                "edits": [{"file": "k.cu", "old": "= 1;", "new": "= 3;"}]})
-        problems, files = mutants.check_mutant("lab1", d, self.root)
+        problems, files = mutants.check_mutant("ch01_lab", d, self.root)
         self.assertEqual(problems, [])
         text = next(iter(files.values())).decode()
         self.assertIn("out[threadIdx.x] = 3;", text)
@@ -89,7 +90,7 @@ class CheckTest(unittest.TestCase):
         self.mutant("nowhy", {"expect": "full", "edits": [{"file": "k.cu", "old": "= 1;", "new": "= 3;"}]})
         self.mutant("json", "{not json")
         self.mutant("empty", {"expect": "full", "why": "w"})
-        self.assertRegex(" ".join(self.problems("nofile")), "no file solutions/lab1/gone.cu")
+        self.assertRegex(" ".join(self.problems("nofile")), "no file solutions/ch01_lab/gone.cu")
         self.assertRegex(" ".join(self.problems("noop")), "change nothing")
         self.assertRegex(" ".join(self.problems("expect")), "expect")
         self.assertRegex(" ".join(self.problems("nowhy")), "why")
@@ -100,31 +101,52 @@ class CheckTest(unittest.TestCase):
         self.mutant("whole", {"expect": "full", "why": "w"}, {"k.cu": "int x;\n"})
         self.mutant("stray", {"expect": "full", "why": "w"}, {"extra.cu": "int x;\n"})
         self.assertEqual(self.problems("whole"), [])
-        self.assertRegex(" ".join(self.problems("stray")), "extra.cu is not a file of labs/lab1/")
+        self.assertRegex(" ".join(self.problems("stray")), "extra.cu is not a declared source of ch01_lab")
 
     def test_check_reports_every_bad_mutant_and_fails(self):
         self.mutant("a_ok", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "= 1;", "new": "= 3;"}]})
         self.mutant("b_gone", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "= 7;", "new": "= 3;"}]})
         out = io.StringIO()
         self.assertEqual(mutants.check([], root=self.root, out=out), 1)
-        self.assertIn("ok   lab1/a_ok", out.getvalue())
-        self.assertIn("FAIL lab1/b_gone", out.getvalue())
+        self.assertIn("ok   ch01_lab/a_ok", out.getvalue())
+        self.assertIn("FAIL ch01_lab/b_gone", out.getvalue())
         self.assertIn("1 of 2 apply", out.getvalue())
         out = io.StringIO()
-        self.assertEqual(mutants.check(["other_lab"], root=self.root, out=out), 1)  # nothing to check
-        (self.root / "tests/mutants/lab1/b_gone").rename(self.root / "tests/mutants/lab1/b_fixed")
-        (self.root / "tests/mutants/lab1/b_fixed/mutant.json").write_text(
+        self.assertEqual(mutants.check(["ch01_lb"], root=self.root, out=out), 2)  # not a lab
+        self.assertIn("no lab named 'ch01_lb'; did you mean ch01_lab?", out.getvalue())
+        (self.root / "tests/ch02_other").mkdir()
+        (self.root / "tests/ch02_other/CMakeLists.txt").write_text("cudalab_add_lab(ch02_other SOURCES o.cu)\n")
+        out = io.StringIO()
+        self.assertEqual(mutants.check(["ch02_other"], root=self.root, out=out), 1)  # a lab without mutants
+        self.assertIn("no mutants found for ch02_other", out.getvalue())
+        (self.root / "tests/mutants/ch01_lab/b_gone").rename(self.root / "tests/mutants/ch01_lab/b_fixed")
+        (self.root / "tests/mutants/ch01_lab/b_fixed/mutant.json").write_text(
             json.dumps({"expect": "full", "why": "w", "edits": [{"file": "k.cu", "old": "= 2;", "new": "= 1 + 1;"}]}))
-        self.assertEqual(mutants.check(["lab1"], root=self.root, out=io.StringIO()), 0)
+        self.assertEqual(mutants.check(["ch01_lab"], root=self.root, out=io.StringIO()), 0)
+
+    def test_block_comment_markers_in_the_reference_are_reported(self):
+        (self.root / "solutions/ch01_lab/k.cu").write_text("int f() {\n  /* BEGIN SOLUTION */\n  return 1;\n}\n")
+        self.mutant("m", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "return 1;", "new": "return 2;"}]})
+        self.assertRegex(" ".join(self.problems("m")), r"solutions/ch01_lab/k.cu:2: unsupported marker")
+
+    def test_unknown_lab_names_exit_non_zero(self):
+        for argv, hint in ((["--check", "ch03_5"], "did you mean ch03_05_occupancy"),
+                           (["reduction"], "did you mean ch03_10_reduction_divergence")):
+            text = io.StringIO()
+            with contextlib.redirect_stderr(text), contextlib.redirect_stdout(text):
+                rc = mutants.main(argv)
+            self.assertEqual(rc, 2, argv)
+            self.assertIn("no lab named", text.getvalue())
+            self.assertIn(hint, text.getvalue())
 
     def test_compile_command_uses_rdc_only_for_separable_labs(self):
-        src = Path("/tmp/x/lab1/k.cu")
-        cmd = mutants.nvcc_command("nvcc", src, "lab1", src.parent, self.root)
+        src = Path("/tmp/x/ch01_lab/k.cu")
+        cmd = mutants.nvcc_command("nvcc", src, "ch01_lab", src.parent, self.root)
         self.assertIn("-arch=sm_75", cmd)
         self.assertIn(str(self.root / "common" / "include"), cmd)
         self.assertNotIn("-rdc=true", cmd)
-        (self.root / "tests/lab1/CMakeLists.txt").write_text("cudalab_add_lab(lab1\n  SOURCES k.cu\n  SEPARABLE)\n")
-        self.assertIn("-rdc=true", mutants.nvcc_command("nvcc", src, "lab1", src.parent, self.root))
+        (self.root / "tests/ch01_lab/CMakeLists.txt").write_text("cudalab_add_lab(ch01_lab\n  SOURCES k.cu\n  SEPARABLE)\n")
+        self.assertIn("-rdc=true", mutants.nvcc_command("nvcc", src, "ch01_lab", src.parent, self.root))
 
 
 if __name__ == "__main__":
