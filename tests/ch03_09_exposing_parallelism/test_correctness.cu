@@ -3,6 +3,8 @@
 #include "matrix_check.cuh"
 #include "shapes.cuh"
 
+#include "cudalab/launch_recorder.hpp"
+
 namespace {
 
 class LaunchLimitsOnThisGpu : public cudalab::GpuTest {};
@@ -39,7 +41,12 @@ TEST_F(Launcher, RejectsTheSeeds256x8WithoutLaunching) {
   CUDALAB_ASSERT_OK(c.allocate(std::size_t(nx) * ny));
   CUDALAB_ASSERT_OK(c.poison());
   std::string why;
+  cudalab::LaunchRecorder rec;
   const cudaError_t err = launch_sum_matrix(l, a.get(), b.get(), c.get(), nx, ny, dim3(256, 8), &why);
+  const std::vector<cudalab::LaunchRecord> launched = rec.launches();
+  if (!launched.empty())
+    GTEST_FAIL() << "launch_sum_matrix(block (256,8)) attempted a launch (" << cudalab::describe(launched[0])
+                 << "): check the configuration before launching, and launch nothing when it is invalid";
   if (err != cudaErrorInvalidConfiguration)
     GTEST_FAIL() << "launch_sum_matrix(block (256,8)): expected cudaErrorInvalidConfiguration, got "
                  << cudaGetErrorName(err) << " (" << why << ")";
@@ -83,6 +90,97 @@ TEST_F(Launcher, RunsEveryValidShapeOfTheSweepCorrectly) {
       if (!error.empty()) GTEST_FAIL() << error;
     }
   }
+}
+
+// The launch that happened: one launch of sumMatrixOnGPU2D with exactly the block that was
+// validated and grid_for(nx, ny, block) -- a launcher that checks one shape and launches another
+// (a fixed block, its own pick) gives the same values and is caught only here.
+TEST_F(Launcher, LaunchesExactlyTheShapeItValidated) {
+  LaunchLimits l;
+  CUDALAB_ASSERT_OK(runtime_limits(&l));
+  std::vector<dim3> blocks = seeds_sweep();
+  blocks.insert(blocks.end(), {dim3(48, 5), dim3(1024, 1), dim3(1, 1024), dim3(96, 3)});
+  const std::pair<int, int> sizes[] = {{17, 33}, {1000, 3}, {333, 517}};
+  for (dim3 block : blocks) {
+    if (!invalid_reason(l, 1000, 1000, block).empty()) continue;
+    for (auto [nx, ny] : sizes) {
+      std::vector<cudalab::LaunchRecord> launched, ours;
+      std::string why;
+      const std::string error = sum_matrix_error(
+          "launch_sum_matrix",
+          [&](const float *a, const float *b, float *c, int x, int y) {
+            cudalab::LaunchRecorder rec;
+            if (launch_sum_matrix(l, a, b, c, x, y, block, &why) != cudaSuccess)
+              why = "refused a valid configuration: " + why;
+            else
+              why.clear();
+            launched = rec.launches();
+            ours = rec.launches_of(sumMatrixOnGPU2D);
+          },
+          nx, ny, "block=" + shape(block), seed() + nx);
+      if (!why.empty())
+        GTEST_FAIL() << "launch_sum_matrix(" << nx << " x " << ny << ", block " << shape(block) << ") " << why;
+      if (!error.empty()) GTEST_FAIL() << error;
+      const dim3 want_grid = grid_for(nx, ny, block);
+      if (launched.size() != 1 || ours.size() != 1)
+        GTEST_FAIL() << "launch_sum_matrix(" << nx << " x " << ny << ", block " << shape(block) << ") made "
+                     << launched.size() << " kernel launches (" << ours.size()
+                     << " of sumMatrixOnGPU2D), expected exactly one, of sumMatrixOnGPU2D";
+      const cudalab::LaunchRecord &r = launched[0];
+      if (r.block.x != block.x || r.block.y != block.y || r.block.z != block.z || r.grid.x != want_grid.x ||
+          r.grid.y != want_grid.y || r.grid.z != 1)
+        GTEST_FAIL() << "launch_sum_matrix(" << nx << " x " << ny << ", block " << shape(block) << ") launched "
+                     << cudalab::describe(r) << ", expected grid " << shape(want_grid) << " block " << shape(block)
+                     << ": launch the configuration you validated";
+    }
+  }
+}
+
+// The limits passed in decide, not the device's: a launcher that checks against its own query of
+// the GPU launches what the given (smaller) limits forbid.
+TEST_F(Launcher, RefusesWhatTheGivenLimitsForbidWithoutLaunching) {
+  LaunchLimits small;
+  CUDALAB_ASSERT_OK(runtime_limits(&small));
+  small.max_threads_per_block = 512;
+  small.max_grid[1] = 100;
+  const int nx = 1000, ny = 1000;
+  cudalab::DeviceBuffer<float> a, b, c;
+  CUDALAB_ASSERT_OK(a.allocate(std::size_t(nx) * ny));
+  CUDALAB_ASSERT_OK(b.allocate(std::size_t(nx) * ny));
+  CUDALAB_ASSERT_OK(c.allocate(std::size_t(nx) * ny));
+  // (32,32): 1024 threads > 512; (256,1): 1000 blocks in y > 100.
+  for (dim3 block : {dim3(32, 32), dim3(256, 1)}) {
+    std::string why;
+    cudalab::LaunchRecorder rec;
+    const cudaError_t err = launch_sum_matrix(small, a.get(), b.get(), c.get(), nx, ny, block, &why);
+    const std::vector<cudalab::LaunchRecord> launched = rec.launches();
+    if (err != cudaErrorInvalidConfiguration || !launched.empty())
+      GTEST_FAIL() << "launch_sum_matrix(" << nx << " x " << ny << ", block " << shape(block)
+                   << ") with limits of 512 threads per block and gridDim.y <= 100 returned " << cudaGetErrorName(err)
+                   << " after " << launched.size()
+                   << " launches; expected cudaErrorInvalidConfiguration and no launch: validate against the "
+                      "limits you are given";
+    CUDALAB_ASSERT_OK(cudaGetLastError());
+  }
+}
+
+// The "any nx, ny" promise with the index in std::size_t: one launch through your launcher past
+// 2^32 elements (or 2^31 where only that fits); skipped, with the reason, on smaller GPUs.
+TEST_F(Launcher, RightPast32BitIndices) {
+  const HugeMatrixPlan plan = plan_huge_matrix();
+  if (plan.nx == 0) GTEST_SKIP() << "not enough free GPU memory for the 64-bit index test: " << plan.skip;
+  LaunchLimits l;
+  CUDALAB_ASSERT_OK(runtime_limits(&l));
+  const dim3 block(32, 16);
+  std::string why;
+  const std::string error = huge_matrix_error(
+      "launch_sum_matrix (sumMatrixOnGPU2D)", plan,
+      [&](const float *a, const float *b, float *c, int nx, int ny) {
+        if (launch_sum_matrix(l, a, b, c, nx, ny, block, &why) == cudaSuccess) why.clear();
+      },
+      "block=" + shape(block) + " (compute idx = iy * nx + ix in std::size_t)", seed());
+  if (!why.empty()) GTEST_FAIL() << "launch_sum_matrix refused a valid configuration: " << why;
+  if (!error.empty()) GTEST_FAIL() << error;
 }
 
 }  // namespace
