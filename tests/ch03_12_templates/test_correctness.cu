@@ -3,6 +3,8 @@
 #include "baselines.cuh"
 #include "templates.cuh"
 
+#include "cudalab/launch_recorder.hpp"
+
 #include <string>
 
 namespace {
@@ -15,11 +17,31 @@ TEST_P(TemplateCorrectness, PartialSumsRightForAnyN) {
   const unsigned int block = GetParam();
   const std::string name = "reduceCompleteUnroll<" + std::to_string(block) + "> via launch_complete_unroll";
   for (unsigned int n : kSizes) {
+    std::vector<cudalab::LaunchRecord> all, mine;
     const std::string error = reduction_error(
         name.c_str(),
-        [&](int *in, int *out, unsigned int count) { return launch_complete_unroll(block, in, out, count); }, n, block,
-        8 * block, seed() + n);
+        [&](int *in, int *out, unsigned int count) {
+          cudalab::LaunchRecorder recorder;
+          const cudaError_t err = launch_complete_unroll(block, in, out, count);
+          all = recorder.launches();
+          mine = recorder.launches_of(complete_unroll_kernel(block));
+          return err;
+        },
+        n, block, 8 * block, seed() + n);
     if (!error.empty()) GTEST_FAIL() << error;
+    // The right sums can come from the wrong instantiation (the <1024> kernel on 512 threads reads
+    // shared memory nobody wrote, which is often zero): check the launch that happened.
+    const unsigned int grid = complete_unroll_grid(n, block);
+    if (all.size() != 1 || mine.size() != 1)
+      GTEST_FAIL() << "launch_complete_unroll(block=" << block << ", n=" << n << ") made " << all.size()
+                   << " kernel launches, " << mine.size() << " of them of reduceCompleteUnroll<" << block
+                   << ">: expected exactly one launch, of the instantiation for this block size (seed " << seed()
+                   << ")";
+    const cudalab::LaunchRecord &l = mine.front();
+    if (l.block.x != block || l.block.y != 1 || l.block.z != 1 || l.grid.x != grid || l.grid.y != 1 || l.grid.z != 1)
+      GTEST_FAIL() << "launch_complete_unroll(block=" << block << ", n=" << n << ") launched reduceCompleteUnroll<"
+                   << block << "> with " << cudalab::describe(l) << "; expected grid (" << grid << ",1,1) block ("
+                   << block << ",1,1) (complete_unroll_grid(n, block) blocks of `block` threads)";
   }
 }
 
