@@ -1,5 +1,7 @@
 #include "histogram_check.cuh"
 
+#include "poison_shared.cuh"
+
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
 #include "cudalab/data.hpp"
@@ -32,6 +34,15 @@ std::vector<unsigned char> make_bytes(size_t n, Pattern pattern, std::uint64_t s
     std::memset(bytes.data(), value, n);
     return bytes;
   }
+  if (pattern == Pattern::kSparse) {
+    unsigned char values[5] = {0, 255, 0, 0, 0};
+    for (int v = 2; v < 5; ++v) {
+      values[v] = static_cast<unsigned char>(splitmix64(state) % 255);
+      if (values[v] >= kGuardByte) ++values[v];  // any byte but the guard
+    }
+    for (std::size_t i = 0; i < n; ++i) bytes[i] = values[splitmix64(state) % 5];
+    return bytes;
+  }
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const std::uint64_t r = splitmix64(state);
@@ -46,6 +57,7 @@ std::vector<unsigned char> make_bytes(size_t n, Pattern pattern, std::uint64_t s
 
 std::string pattern_name(Pattern pattern, const std::vector<unsigned char> &bytes) {
   if (pattern == Pattern::kUniform) return "uniform";
+  if (pattern == Pattern::kSparse) return "sparse (5 byte values, 251 bins never hit)";
   return "single value " + std::to_string(bytes.empty() ? 0 : bytes[0]);
 }
 
@@ -109,7 +121,8 @@ std::string shared_error(const SharedRun &run) {
   const unsigned int grid = run.grid != 0 ? run.grid : histogram_shared_grid(run.n, run.block);
   const std::vector<unsigned char> bytes = make_bytes(run.n, run.pattern, run.seed, run.value);
   std::ostringstream context;
-  context << "n=" << run.n << " offset=" << run.offset << " block=" << run.block << " grid=" << grid
+  context << (run.poison_shared ? "shared memory filled with 0xCDCDCDCD before the launch, " : "") << "n=" << run.n
+          << " offset=" << run.offset << " block=" << run.block << " grid=" << grid
           << " seed=" << run.seed << " input=" << pattern_name(run.pattern, bytes);
   const std::string ctx = context.str();
 
@@ -134,6 +147,13 @@ std::string shared_error(const SharedRun &run) {
     err = cudaMemcpy(d_buckets.get(), start32.data(), kNumBins * sizeof(unsigned int), cudaMemcpyHostToDevice);
   if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
 
+  if (run.poison_shared) {
+    // The same carveout as the fill (a hint), so the SM is not reconfigured between the kernels.
+    err = cudaFuncSetAttribute(histogramShared, cudaFuncAttributePreferredSharedMemoryCarveout,
+                               cudaSharedmemCarveoutMaxShared);
+    if (err == cudaSuccess) err = cudalab_poison::fill_shared_memory(0xCDCDCDCDu);
+    if (err != cudaSuccess) return cudalab::describe_error(err, "filling shared memory", __FILE__, __LINE__);
+  }
   histogramShared<<<grid, run.block>>>(d_in.get() + kGuardBytes + run.offset, d_buckets.get(), run.n);
   err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();

@@ -15,7 +15,8 @@
 /// What the input bytes look like.
 enum class Pattern {
   kUniform,     ///< independent uniform random bytes: all 256 bins, ~n/256 each
-  kSingleValue  ///< every byte the same: all n counts in one bin (worst-case contention)
+  kSingleValue,  ///< every byte the same: all n counts in one bin (worst-case contention)
+  kSparse        ///< bytes drawn from 5 values (0, 255 and 3 from the seed): 251 bins never hit
 };
 
 /// Byte value written around the input: a kernel that reads outside colors[0, n) raises this bin.
@@ -49,11 +50,13 @@ struct SharedRun {
   Pattern pattern = Pattern::kUniform;   ///< the input
   int value = -1;                        ///< kSingleValue: the byte (-1: drawn from the seed)
   std::uint64_t seed = 0;                ///< input and start values
+  bool poison_shared = false;            ///< fill every SM's shared memory with 0xCDCDCDCD first
 };
 
 /// @brief Runs histogramShared once: the input sits between guard bytes (kGuardByte), buckets
 /// start at random values in [0, 1000) (the kernel must ADD its counts) and are followed by
 /// poisoned guard counters. Returns "" when buckets equal start + the CPU's counts, the input is
-/// unchanged and nothing past buckets[255] was written; otherwise the reason, with n, offset, block,
+/// unchanged and nothing past buckets[255] was written (with poison_shared, right after every SM's
+/// shared memory was filled with 0xCDCDCDCD: a private count that was never zeroed shows); otherwise the reason, with n, offset, block,
 /// grid, the input and the seed.
 std::string shared_error(const SharedRun &run);

@@ -83,4 +83,33 @@ TEST_F(HistogramSharedGrid, RightForAnyGridSize) {
   }
 }
 
+class HistogramSharedPoisoned : public cudalab::GpuTest {};
+
+// The shared memory of every SM holds 0xCDCDCDCD when the kernel starts (poison_shared.cuh): every
+// private count it adds to buckets must have been zeroed first -- all kNumBins of them in every
+// copy, whatever the block size -- and the merge must add exactly the counted bytes, also for the
+// bins no byte hit (sparse input: 251 of 256 bins stay at their start value). A kernel that zeroes
+// only part of its shared histogram would otherwise often meet zeros or an earlier launch's counts
+// and pass by luck.
+TEST_F(HistogramSharedPoisoned, ZeroesEveryPrivateCountAndMergesExactly) {
+  for (Pattern pattern : {Pattern::kUniform, Pattern::kSparse}) {
+    for (unsigned int block : {kHistogramBlock, 128u, 32u}) {
+      for (size_t n : {size_t(17), size_t(4097), size_t(1000003)}) {
+        for (unsigned int grid : {1u, 0u}) {  // one block, and the default grid
+          SharedRun run;
+          run.n = n;
+          run.offset = 3;
+          run.block = block;
+          run.grid = grid;
+          run.pattern = pattern;
+          run.poison_shared = true;
+          run.seed = seed() + n + block + grid;
+          const std::string error = shared_error(run);
+          if (!error.empty()) GTEST_FAIL() << error;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
