@@ -1,0 +1,277 @@
+"""Self-test of the configure-time checks (run by ctest as tools.cmake_selftest), on small CMake
+scripts and projects, without a GPU and without configuring the whole repository:
+
+* a malformed tests/<lab>/grading.json (a stray comma, a wrong type, a total below its rules) is a
+  configure error naming the file and the position (cmake/CudaLab.cmake, _cudalab_thresholds);
+* the per-GPU threshold override file adds device rows to the generated thresholds table, and a
+  malformed one is a configure error with the file and the position;
+* CUDALAB_LABS: configure says "building N of M labs" (also when the restriction comes from the
+  cache), an unknown lab name is an error;
+* `--target docs` without Doxygen prints its message and fails (no shell syntax error);
+* the generated CTestCustom.cmake: a plain `ctest` right after a graded one prints no stale table.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import textwrap
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CMAKE = shutil.which("cmake")
+LAB = "ch99_example"
+GRADING = {
+    "lab": LAB, "total_points": 12,
+    "points": [{"match": "Sum.*", "points": 2}, {"match": "Perf.*", "points": 5}],
+    "thresholds": {"copy_fraction": {"value": 0.75, "about": "ours / copy", "calibrated": "H100: 0.84"},
+                   "speedup": {"value": 1.85, "about": "ours / naive", "calibrated": "H100: 2.06"}},
+}
+
+
+def run(cmd, cwd=None, env=None, timeout=120):
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+@unittest.skipUnless(CMAKE, "cmake not found")
+class ThresholdsTableTest(unittest.TestCase):
+    """_cudalab_thresholds() in script mode (cmake -P): reads grading.json and the override file."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = Path(self.tmp.name)
+        self.grading = self.root / "grading.json"
+        self.grading.write_text(json.dumps(GRADING, indent=2) + "\n")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def configure(self, overrides=None):
+        script = self.root / "run.cmake"
+        script.write_text(textwrap.dedent(f"""\
+            include({(ROOT / 'cmake' / 'CudaLab.cmake').as_posix()})
+            set(CMAKE_CURRENT_BINARY_DIR {self.root.as_posix()})
+            set(CUDALAB_THRESHOLD_OVERRIDES "{overrides.as_posix() if overrides else ''}")
+            _cudalab_thresholds({LAB} {self.grading.as_posix()})
+            """))
+        rc, out = run([CMAKE, "-P", str(script)])
+        table = self.root / f"{LAB}_thresholds.cpp"
+        return rc, out, table.read_text() if table.exists() else ""
+
+    def test_valid_grading_json_gives_the_table(self):
+        rc, out, table = self.configure()
+        self.assertEqual(rc, 0, out)
+        self.assertIn('{"copy_fraction", 0.75, nullptr},', table)
+        self.assertIn('{"speedup", 1.8', table)
+        self.assertIn('kThresholdOverrides = "";', table)
+
+    def test_stray_comma_is_an_error_with_file_and_position(self):
+        # CMake's own JSON reader accepts this; Python's (the grade step) does not
+        text = json.dumps(GRADING, indent=2).replace('"points": 5\n    }\n  ]', '"points": 5\n    },\n  ]')
+        self.grading.write_text(text)
+        rc, out, table = self.configure()
+        self.assertNotEqual(rc, 0)
+        self.assertIn(str(self.grading), out.replace("\n  ", " ").replace("\n", " "))
+        lines = text.splitlines()
+        line = lines.index("  ],")   # 1-based: the line before "  ]," holds the last rule's "},"
+        self.assertIn(f"line {line}, column 6: a comma before the closing bracket", out)
+        self.assertEqual(table, "")
+
+    def test_syntax_error_comment_and_trailing_text(self):
+        for text, want in (('{"lab": "x" "total_points": 1}', "line 1, column 13: Missing ',' or '}'"),
+                           ("", "line 1, column 1: Syntax error"),
+                           (json.dumps(GRADING) + "\n// note\n", "line 2, column 1: text after the end"),
+                           (json.dumps(GRADING) + " {}", "text after the end of the JSON value")):
+            self.grading.write_text(text)
+            rc, out, _ = self.configure()
+            self.assertNotEqual(rc, 0, text)
+            self.assertIn(want, out, text)
+
+    def test_required_fields_and_types(self):
+        bad = dict(GRADING, lab="ch00_other", total_points="12", points=[{"match": "Sum.*"}, 3])
+        bad["thresholds"] = {"speedup": {"value": "1.85", "about": "x"}}
+        self.grading.write_text(json.dumps(bad))
+        rc, out, _ = self.configure()
+        self.assertNotEqual(rc, 0)
+        flat = re.sub(r"\s+", " ", out)
+        for needle in ('"lab" is "ch00_other", expected "ch99_example"', '"total_points": STRING found, NUMBER required',
+                       '"points"[0].points: missing (NUMBER required)', '"points"[1]: NUMBER found, OBJECT required',
+                       '"thresholds".speedup.value: STRING found, NUMBER required',
+                       '"thresholds".speedup.calibrated: missing'):
+            self.assertIn(needle, flat)
+
+    def test_total_points_below_the_rules_is_an_error(self):
+        self.grading.write_text(json.dumps(dict(GRADING, total_points=6.5)))  # rules: 2 + 5
+        rc, out, _ = self.configure()
+        self.assertNotEqual(rc, 0)
+        self.assertIn('"total_points" is 6.5, less than the 7 points of its rules', re.sub(r"\s+", " ", out))
+        self.grading.write_text(json.dumps(dict(GRADING, total_points=7)))
+        self.assertEqual(self.configure()[0], 0)
+
+    def test_missing_grading_json(self):
+        self.grading.unlink()
+        rc, out, _ = self.configure()
+        self.assertNotEqual(rc, 0)
+        self.assertIn("is missing: every lab needs one", out)
+
+    def test_every_lab_of_the_repository_passes(self):
+        script = self.root / "all.cmake"
+        labs = sorted(p.parent for p in (ROOT / "tests").glob("ch*/grading.json"))
+        calls = "\n".join(f"_cudalab_thresholds({p.name} {(p / 'grading.json').as_posix()})" for p in labs)
+        script.write_text(f"include({(ROOT / 'cmake' / 'CudaLab.cmake').as_posix()})\n"
+                          f"set(CMAKE_CURRENT_BINARY_DIR {self.root.as_posix()})\n"
+                          f'set(CUDALAB_THRESHOLD_OVERRIDES "")\n{calls}\n')
+        rc, out = run([CMAKE, "-P", str(script)])
+        self.assertEqual(rc, 0, out)
+
+    def overrides(self, data):
+        path = self.root / "thresholds-overrides.json"
+        path.write_text(data if isinstance(data, str) else json.dumps(data, indent=2))
+        return path
+
+    def test_override_file_adds_device_rows(self):
+        path = self.overrides({"devices": {
+            "NVIDIA H200": {LAB: {"copy_fraction": {"value": 0.7, "calibrated": "NVIDIA H200: min 0.80, 2025-01-01"}},
+                            "ch00_not_in_this_build": {"x": {"value": 1, "calibrated": "y"}}},
+            "NVIDIA L4": {LAB: {"speedup": {"value": 1.5, "calibrated": "L4: min 1.8"}}}}})
+        rc, out, table = self.configure(path)
+        self.assertEqual(rc, 0, out)
+        self.assertIn('{"copy_fraction", 0.69999999999999996, "NVIDIA H200"},', table)
+        self.assertIn('{"speedup", 1.5, "NVIDIA L4"},', table)
+        self.assertIn('{"copy_fraction", 0.75, nullptr},', table)   # the default row stays
+        self.assertIn('kThresholdOverrides = "thresholds-overrides.json";', table)
+
+    def test_malformed_override_file_is_an_error(self):
+        good = {"devices": {"NVIDIA H200": {LAB: {"copy_fraction": {"value": 0.7, "calibrated": "x"}}}}}
+        text = json.dumps(good, indent=2).replace('"x"\n', '"x",\n', 1)
+        path = self.overrides(text)
+        rc, out, table = self.configure(path)
+        self.assertNotEqual(rc, 0)
+        self.assertIn(str(path), out.replace("\n  ", " ").replace("\n", " "))
+        line = next(i for i, t in enumerate(text.splitlines(), 1) if t.endswith('"x",'))
+        column = text.splitlines()[line - 1].index('"x",') + 4
+        self.assertIn(f"line {line}, column {column}: a comma before the closing bracket", out)
+        self.assertEqual(table, "")
+        for data, want in (({"devices": []}, '"devices": ARRAY found, OBJECT required'),
+                           ({"devices": {"NVIDIA H200": {LAB: {"copy_fraction": {"value": "0.7", "calibrated": "x"}}}}},
+                            "copy_fraction.value: STRING found, NUMBER required"),
+                           ({"devices": {"NVIDIA H200": {LAB: {"copy_fraction": {"value": 0.7}}}}},
+                            "copy_fraction.calibrated: missing"),
+                           ({"devices": {"NVIDIA H200": {LAB: {"no_such_key": {"value": 0.7, "calibrated": "x"}}}}},
+                            'grading.json has no threshold "no_such_key"')):
+            rc, out, _ = self.configure(self.overrides(data))
+            self.assertNotEqual(rc, 0, data)
+            self.assertIn(want, re.sub(r"\s+", " ", out), data)
+        rc, out, _ = self.configure(self.root / "missing.json")
+        self.assertNotEqual(rc, 0)
+        self.assertIn("which does not exist", re.sub(r"\s+", " ", out))
+
+
+def simple_labs(n):
+    """n labs whose tests/<lab>/CMakeLists.txt only calls cudalab_add_lab (stubbed below)."""
+    labs = []
+    for cml in sorted((ROOT / "tests").glob("ch*/CMakeLists.txt")):
+        calls = set(re.findall(r"^\s*([A-Za-z_]+)\s*\(", cml.read_text(), re.M))
+        if calls <= {"cudalab_add_lab"}:
+            labs.append(cml.parent.name)
+    return labs[:n]
+
+
+@unittest.skipUnless(CMAKE, "cmake not found")
+class ConfigureTest(unittest.TestCase):
+    """Small projects that include one of the repository's CMakeLists.txt (no compiler needed)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = Path(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def project(self, body):
+        src = self.root / "src"
+        src.mkdir(exist_ok=True)
+        (src / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.25)\nproject(selftest LANGUAGES NONE)\n"
+                                            + textwrap.dedent(body))
+        return src
+
+    def test_subset_of_labs_is_never_silent(self):
+        labs = simple_labs(2)
+        if len(labs) < 2:
+            self.skipTest("no two labs with a plain cudalab_add_lab() call")
+        total = len(list((ROOT / "tests").glob("ch*/CMakeLists.txt")))
+        src = self.project(f"""\
+            function(cudalab_add_lab lab)
+              message(STATUS "added ${{lab}}")
+            endfunction()
+            add_subdirectory({(ROOT / 'tests').as_posix()} tests)
+            """)
+        build = self.root / "build"
+        rc, out = run([CMAKE, "-S", str(src), "-B", str(build), f"-DCUDALAB_LABS={labs[1]};{labs[0]}"])
+        self.assertEqual(rc, 0, out)
+        self.assertIn(f"building 2 of {total} labs: {labs[0]}, {labs[1]}", out)
+        self.assertEqual(out.count("-- added "), 2)
+        # configured again without naming CUDALAB_LABS: the cached restriction still applies, and says so
+        rc, out = run([CMAKE, "-S", str(src), "-B", str(build)])
+        self.assertEqual(rc, 0, out)
+        self.assertIn(f"building 2 of {total} labs", out)
+        rc, out = run([CMAKE, "-S", str(src), "-B", str(build), f"-DCUDALAB_LABS={labs[0]};ch03_99_typo"])
+        self.assertNotEqual(rc, 0)
+        self.assertIn("CUDALAB_LABS names ch03_99_typo: no such lab in tests/", out)
+
+    def test_docs_target_without_doxygen_prints_its_message(self):
+        src = self.project(f"""\
+            set(CUDALAB_ROOT {ROOT.as_posix()}/)
+            add_subdirectory({(ROOT / 'docs').as_posix()} docs)
+            """)
+        build = self.root / "build"
+        rc, out = run([CMAKE, "-S", str(src), "-B", str(build), "-DCMAKE_DISABLE_FIND_PACKAGE_Doxygen=ON"])
+        if rc != 0 and "CMAKE_MAKE_PROGRAM" in out:
+            self.skipTest("no build tool for the default CMake generator")
+        self.assertEqual(rc, 0, out)
+        rc, out = run([CMAKE, "--build", str(build), "--target", "docs"])
+        self.assertNotEqual(rc, 0)   # asked for the site, none was built
+        self.assertIn("docs: Doxygen (1.9 or newer) was not found: install it (e.g. apt-get install doxygen)", out)
+        self.assertNotIn("syntax error", out)
+
+    def test_a_plain_ctest_after_a_graded_one_shows_no_stale_table(self):
+        grading = self.root / "tests" / LAB / "grading.json"
+        grading.parent.mkdir(parents=True)
+        grading.write_text(json.dumps(dict(GRADING, total_points=2, points=[{"match": "Sum.*", "points": 2}])))
+        info = self.root / "info.cmake"
+        info.write_text('message("NVIDIA Test GPU (sm_90, 1 SMs), CUDA runtime 13.0")\n')
+        src = self.project(f"""\
+            set(CUDALAB_ROOT {ROOT.as_posix()}/)
+            set(CUDALAB_SOLUTIONS_DIR {self.root.as_posix()}/no-solutions)
+            enable_testing()
+            find_package(Python3 3.8 COMPONENTS Interpreter REQUIRED)
+            add_executable(cudalab_info IMPORTED)
+            set_target_properties(cudalab_info PROPERTIES IMPORTED_LOCATION {shutil.which('true') or '/bin/true'})
+            add_test(NAME {LAB}.Sum.Passes COMMAND ${{CMAKE_COMMAND}} -E echo ok)
+            set_tests_properties({LAB}.Sum.Passes PROPERTIES LABELS "{LAB};correctness;host")
+            set_property(GLOBAL APPEND PROPERTY CUDALAB_LABS "{LAB}|labs|{grading.as_posix()}")
+            add_subdirectory({(ROOT / 'tools').as_posix()} tools)
+            """)
+        build = self.root / "build"
+        rc, out = run([CMAKE, "-S", str(src), "-B", str(build)])
+        self.assertEqual(rc, 0, out)
+        manifest = json.loads((build / "grade" / "manifest.json").read_text())
+        self.assertEqual(manifest["labs"][0]["name"], LAB)
+        env = {k: v for k, v in os.environ.items() if k != "CUDALAB_GRADING"}
+        ctest = str(Path(CMAKE).with_name("ctest"))
+        rc, out = run([ctest, "--test-dir", str(build), "-R", f"^{LAB}", "--output-junit", "grade/junit.xml"], env=env)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("cuda-labs score table", out)
+        self.assertIn("2/2", out)
+        rc, out = run([ctest, "--test-dir", str(build), "-R", f"^{LAB}"], env=env)   # at once: same second
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("cuda-labs score table", out)
+        self.assertIn("no score table: this ctest run wrote no JUnit file", out)
+        self.assertTrue((build / "grade" / "junit.previous.xml").exists())
+
+
+if __name__ == "__main__":
+    unittest.main()
