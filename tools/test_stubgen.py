@@ -5,6 +5,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import labinfo
 import stubgen
 
 REFERENCE = """\
@@ -135,6 +136,45 @@ class StubgenTest(unittest.TestCase):
     def test_student_release_without_solutions_is_fine(self):
         with tempfile.TemporaryDirectory() as tmp:
             self.assertEqual(self.run_main("--check", "--root", tmp)[0], 0)
+
+
+class LabinfoTest(unittest.TestCase):
+    """tools/labinfo.py reads the one declaration of a lab's sources (cudalab_add_lab's SOURCES)."""
+
+    def lab(self, tmp, cmake, name="ch01_lab"):
+        (Path(tmp) / "tests" / name).mkdir(parents=True, exist_ok=True)
+        (Path(tmp) / "tests" / name / "CMakeLists.txt").write_text(cmake)
+        return labinfo.read_lab(name, Path(tmp))
+
+    def test_sources_demo_and_separable(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            lab = self.lab(tmp, '# SOURCES fake.cu (a comment)\ncudalab_add_lab(ch01_lab # the lab\n'
+                                '  SOURCES a.cu "b c.cu"  # two files\n  DEMO demo.cu\n  GPU_TESTS t.cu\n'
+                                '  SANITIZER_CHECKS "racecheck:x:clean"\n  SEPARABLE)\n')
+            self.assertEqual(lab.sources, ("a.cu", "b c.cu"))
+            self.assertEqual(lab.demo, "demo.cu")
+            self.assertTrue(lab.separable)
+            self.assertEqual(labinfo.lab_names(Path(tmp)), ["ch01_lab"])
+
+    def test_bad_declarations_are_errors(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for cmake, message in (("cudalab_add_lab(ch01_lab DEMO demo.cu)\n", "declares no SOURCES"),
+                                   ("add_subdirectory(x)\n", "found 0"),
+                                   ("cudalab_add_lab(other SOURCES a.cu)\n", "first argument"),
+                                   ("cudalab_add_lab(ch01_lab SOURCES ../x.cu)\n", "plain path"),
+                                   ("cudalab_add_lab(ch01_lab SOURCES a.cu\n", "never closed")):
+                with self.subTest(cmake=cmake), self.assertRaisesRegex(labinfo.LabError, message):
+                    self.lab(tmp, cmake)
+            with self.assertRaisesRegex(labinfo.LabError, "no lab named 'ch01'; did you mean ch01_lab"):
+                labinfo.read_lab("ch01", Path(tmp))
+
+    def test_every_lab_of_this_repository_declares_sources_that_exist(self):
+        labs = labinfo.read_labs()
+        self.assertEqual(len(labs), len(labinfo.lab_names()))
+        self.assertTrue(labs)
+        for lab in labs.values():
+            for source in lab.sources:
+                self.assertTrue((labinfo.ROOT / "labs" / lab.name / source).is_file(), f"{lab.name}/{source}")
 
 
 if __name__ == "__main__":
