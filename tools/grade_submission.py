@@ -134,15 +134,18 @@ def claim_out(out: Path, submission: Path | None = None) -> Path:
     if problem:
         raise SubmissionError(problem)
     out = out.resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    (out / MARKER).write_text("Made by tools/grade_submission.py. A later run replaces only: "
-                              + ", ".join(OWN_ENTRIES) + ".\n")
-    for name in OWN_ENTRIES:
-        path = out / name
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path)
-        elif path.exists() or path.is_symlink():
-            path.unlink()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / MARKER).write_text("Made by tools/grade_submission.py. A later run replaces only: "
+                                  + ", ".join(OWN_ENTRIES) + ".\n")
+        for name in OWN_ENTRIES:
+            path = out / name
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            elif path.exists() or path.is_symlink():
+                path.unlink()
+    except OSError as e:
+        raise SubmissionError(f"--out {out} cannot be used: {e}") from None
     return out
 
 
@@ -399,9 +402,18 @@ def build_and_grade(out: Path, build: Path, selected: list[str]) -> str:
 # ---------------------------------------------------------------------------------------------
 # Results.
 
+def shorten(notes: list[str]) -> list[str]:
+    """The first SHOWN notes (all of them are in report.txt)."""
+    return notes[:SHOWN] + ([f"... and {len(notes) - SHOWN} more (see report.txt)"] if len(notes) > SHOWN else [])
+
+
+def notes_block(notes: list[str]) -> list[str]:
+    return ["Notes:"] + [f"  {n}" for n in notes] if notes else ["Notes: none"]
+
+
 def failure_results(message: str, notes: list[str] | None = None) -> dict:
     """Gradescope results for a submission that was not graded."""
-    output = message + ("\n\n" + "\n".join(notes) if notes else "")
+    output = message + ("\n\n" + "\n".join(shorten(notes)) if notes else "")
     return {"score": 0.0, "output": output, "visibility": "visible", "stdout_visibility": "visible",
             "tests": [], "extra_data": {"cudalab": {"error": message, "notes": notes or []}}}
 
@@ -518,7 +530,8 @@ def grade_submission(submission: Path, out: Path, only: list[str] | None = None,
             raise SubmissionError(f"the submission is empty: {submission.name} holds no files. Submit your "
                                   f"labs/ folder (or a .zip of it) with the files you edited, e.g. {example}.")
         if not intake.files:
-            what = ("every file of the submission was refused" if any(not w.startswith(OUTSIDE) for _, w in intake.refused)
+            lab_files = any(not why.startswith(OUTSIDE) for _, why in intake.refused)
+            what = ("every file of the submission was refused" if lab_files
                     else "no file of the submission is a lab's source file")
             raise SubmissionError(f"{what}: nothing to grade. Graded files are each lab's sources, e.g. {example} "
                                   "(inside a labs/ folder, or the lab folders themselves).")
@@ -526,8 +539,8 @@ def grade_submission(submission: Path, out: Path, only: list[str] | None = None,
         if only is None:
             selected = names
         else:
-            selected = sorted(set(submitted if "submitted" in only else []) | {n for n in only if n != "submitted"},
-                              key=names.index)
+            asked = {n for n in only if n != "submitted"} | set(submitted if "submitted" in only else [])
+            selected = sorted(asked, key=names.index)
             without = [n for n in selected if n not in submitted]
             if without and not any(n in submitted for n in selected):
                 raise SubmissionError(f"the submission has no source file for {', '.join(without)}; it has files "
@@ -536,7 +549,7 @@ def grade_submission(submission: Path, out: Path, only: list[str] | None = None,
     except (SubmissionError, labinfo.LabError) as e:
         message = f"not graded: {e}"
         print(f"grade_submission: {message}", file=sys.stderr)
-        for n in notes[:SHOWN]:
+        for n in shorten(notes):
             print(f"  {n}", file=sys.stderr)
         finish(out, failure_results(message, notes), header + [message] + notes, github)
         return 2
@@ -545,10 +558,10 @@ def grade_submission(submission: Path, out: Path, only: list[str] | None = None,
         tree = out / "tree"
         copy_pristine(tree)
         overlay(tree, intake.files, selected, notes, labs)
-        shown = notes[:SHOWN] + ([f"... and {len(notes) - SHOWN} more (see report.txt)"] if len(notes) > SHOWN else [])
+        shown = shorten(notes)
         if dry_run:
             table = f"(dry run: {tree} holds what would be built; nothing was built or graded)"
-            results = failure_results("dry run: not built or graded", shown)
+            results = failure_results("dry run: not built or graded", notes)
             results["extra_data"]["cudalab"].update(dry_run=True, error=None, labs=selected, notes=notes)
         else:
             build = out / "build"
@@ -558,17 +571,21 @@ def grade_submission(submission: Path, out: Path, only: list[str] | None = None,
                 results = json.loads((build / "grade" / "results.json").read_text())
             except (OSError, ValueError):
                 raise GradingError(f"the grade step wrote no results.json:\n{table[-3000:]}") from None
-            results["output"] = "\n".join((["Notes:"] + shown + [""] if notes else []) + [str(results.get("output", ""))])
+            results["output"] = "\n".join((["Notes:"] + shown + [""] if notes else [])
+                                          + [str(results.get("output", ""))])
             results.setdefault("extra_data", {})["cudalab"] = {"labs": selected, "notes": notes}
+    except OSError as e:
+        message = f"could not be graded: {e}"
+        print(f"grade_submission: {message}", file=sys.stderr)
+        finish(out, failure_results(message, notes), header + notes + [message], github)
+        return 1
     except GradingError as e:
         message = f"could not be graded: {e}"
         print(f"grade_submission: {message}", file=sys.stderr)
         finish(out, failure_results(message, notes), header + notes + [message], github)
         return 1
-    def block(lines: list[str]) -> list[str]:
-        return ["Notes:"] + [f"  {n}" for n in lines] if lines else ["Notes: none"]
-    finish(out, results, header + block(notes) + [table], github)
-    print("\n".join(header + block(shown) + [table]))
+    finish(out, results, header + notes_block(notes) + [table], github)
+    print("\n".join(header + notes_block(shown) + [table]))
     return 0
 
 
