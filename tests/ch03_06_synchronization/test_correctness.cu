@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -51,6 +52,18 @@ std::string guard_error(const char *kernel, const std::vector<T> &out, std::size
   return "";
 }
 
+/// Fills the shared memory of every SM with the poison byte (0xCD: as an int 0xCDCDCDCD, a very
+/// negative number that wins any min) by running blocks that use 48 KB each, so a kernel that reads
+/// shared memory no thread of it wrote gets poison, not a lucky 0 or a neighbour's value.
+__global__ void poisonSharedMemory() {
+  extern __shared__ unsigned int smem[];
+  for (unsigned int i = threadIdx.x; i < 48 * 1024 / sizeof(unsigned int); i += blockDim.x) smem[i] = 0xCDCDCDCDu;
+  __syncthreads();
+}
+void poison_shared_memory(const cudalab::DeviceInfo &device) {
+  poisonSharedMemory<<<device.sm_count * 8, 256, 48 * 1024>>>();
+}
+
 class BlockHazards : public cudalab::GpuTest {};
 
 TEST_F(BlockHazards, ReverseBlockIsRightOverManyRandomRuns) {
@@ -64,6 +77,7 @@ TEST_F(BlockHazards, ReverseBlockIsRightOverManyRandomRuns) {
     CUDALAB_ASSERT_OK(upload_guarded(&d_in, in));
     CUDALAB_ASSERT_OK(d_out.allocate(s.n + kGuard));
     CUDALAB_ASSERT_OK(d_out.poison());
+    poison_shared_memory(device());
     reverseBlock<<<sync_grid(s.n, s.block), s.block, s.block * sizeof(int)>>>(d_in.get(), d_out.get(), s.n);
     CUDALAB_ASSERT_LAUNCH("reverseBlock");
     std::vector<int> out;
@@ -91,6 +105,7 @@ TEST_F(BlockHazards, SmoothTileIsRightOverManyRandomRuns) {
     CUDALAB_ASSERT_OK(upload_guarded(&d_in, in));
     CUDALAB_ASSERT_OK(d_out.allocate(s.n + kGuard));
     CUDALAB_ASSERT_OK(d_out.poison());
+    poison_shared_memory(device());
     smoothTile<<<sync_grid(s.n, s.block), s.block, s.block * sizeof(unsigned int)>>>(d_in.get(), d_out.get(), s.n,
                                                                                      steps);
     CUDALAB_ASSERT_LAUNCH("smoothTile");
@@ -119,15 +134,103 @@ TEST_F(GridDependency, SubtractGlobalMinIsRightOverManyRandomRuns) {
     CUDALAB_ASSERT_OK(upload_guarded(&d_in, in));
     CUDALAB_ASSERT_OK(d_out.allocate(s.n + kGuard));
     CUDALAB_ASSERT_OK(d_out.poison());
-    CUDALAB_ASSERT_OK(d_partial.allocate(grid));
+    CUDALAB_ASSERT_OK(d_partial.allocate(grid + kGuard));
     CUDALAB_ASSERT_OK(d_partial.poison());
+    poison_shared_memory(device());
     CUDALAB_ASSERT_OK(subtractGlobalMin(d_in.get(), d_out.get(), d_partial.get(), s.n, s.block));
     CUDALAB_ASSERT_LAUNCH("blockMin + subtractMin");
     std::vector<int> out;
     CUDALAB_ASSERT_OK(d_out.download(&out));
     if (std::string e = guard_error("subtractGlobalMin", out, s.n, ctx); !e.empty()) GTEST_FAIL() << e;
+    std::vector<int> partial;
+    CUDALAB_ASSERT_OK(d_partial.download(&partial));
+    if (std::string e = guard_error("blockMin (d_partial holds sync_grid(n, block) ints)", partial, grid, ctx);
+        !e.empty())
+      GTEST_FAIL() << e;
     out.resize(s.n);
     auto r = cudalab::equal_arrays("subtractGlobalMin (blockMin + subtractMin)", ctx, sync_ref::subtract_min(in), out);
+    if (!r) GTEST_FAIL() << r.message();
+  }
+}
+
+TEST_F(GridDependency, SubtractGlobalMinReportsALaunchError) {
+  // Blocks of twice the device's limit: the first launch fails, and the header promises its error.
+  const unsigned int n = 5000, block = 2 * static_cast<unsigned int>(device().max_threads_per_block);
+  cudalab::DeviceBuffer<int> d_in, d_out, d_partial;
+  CUDALAB_ASSERT_OK(d_in.upload(cudalab::random_ints(n, -1000, 1000, seed())));
+  CUDALAB_ASSERT_OK(d_out.allocate(n));
+  CUDALAB_ASSERT_OK(d_partial.allocate(sync_grid(n, block)));
+  blockMin<<<sync_grid(n, block), block, block * sizeof(int)>>>(d_in.get(), d_partial.get(), n);
+  const cudaError_t want = cudaGetLastError();  // what the runtime says (cudaErrorInvalidValue on CUDA 13)
+  ASSERT_NE(want, cudaSuccess) << "the runtime accepted " << block << "-thread blocks";
+  const cudaError_t err = subtractGlobalMin(d_in.get(), d_out.get(), d_partial.get(), n, block);
+  (void)cudaGetLastError();  // whatever the wrapper left pending
+  if (err != want)
+    GTEST_FAIL() << "subtractGlobalMin with " << block << "-thread blocks (the limit is "
+                 << device().max_threads_per_block << ") returned " << cudaGetErrorName(err) << ", expected "
+                 << cudaGetErrorName(want) << ": check each launch with cudaGetLastError() and return its error";
+  CUDALAB_ASSERT_OK(cudaDeviceSynchronize());
+}
+
+// Rules the values rarely show, made visible. A missing RAW barrier in reverseBlock is seen only
+// when a warp reads the tile before the warp that writes it has loaded its input: here the input
+// lives in host memory mapped into the GPU's address space, so the loads take microseconds and
+// return in a scattered order, and shared memory starts out poisoned.
+class HazardsMadeVisible : public cudalab::GpuTest {};
+
+TEST_F(HazardsMadeVisible, ReverseBlockIsRightWhenLoadsArriveLate) {
+  std::mt19937_64 rng(seed());
+  for (unsigned int block : {1024u, 992u, 800u, 256u}) {
+    const unsigned int n = block * (64 + static_cast<unsigned int>(rng() % 64)) + static_cast<unsigned int>(rng() % block);
+    const std::string ctx = cudalab::context(
+        {{"n", n}, {"block", block}, {"seed", static_cast<long long>(seed())}});
+    const std::vector<int> in = cudalab::random_ints(n, -1000000, 1000000, seed() + block);
+    int *h_in = nullptr, *d_in = nullptr;
+    CUDALAB_ASSERT_OK(cudaHostAlloc(&h_in, n * sizeof(int), cudaHostAllocMapped));
+    std::copy(in.begin(), in.end(), h_in);
+    cudaError_t err = cudaHostGetDevicePointer(&d_in, h_in, 0);
+    cudalab::DeviceBuffer<int> d_out;
+    if (err == cudaSuccess) err = d_out.allocate(n);
+    if (err == cudaSuccess) err = d_out.poison();
+    if (err == cudaSuccess) {
+      poison_shared_memory(device());
+      reverseBlock<<<sync_grid(n, block), block, block * sizeof(int)>>>(d_in, d_out.get(), n);
+      err = cudaGetLastError();
+      if (err == cudaSuccess) err = cudaDeviceSynchronize();
+    }
+    cudaFreeHost(h_in);
+    CUDALAB_ASSERT_OK(err);
+    std::vector<int> out;
+    CUDALAB_ASSERT_OK(d_out.download(&out));
+    auto r = cudalab::equal_arrays("reverseBlock (input in mapped host memory: slow loads; is the barrier between "
+                                   "writing the tile and reading it there?)",
+                                   ctx, sync_ref::reverse_blocks(in, block), out);
+    if (!r) GTEST_FAIL() << r.message();
+  }
+}
+
+TEST_F(HazardsMadeVisible, SmoothTileIsRightInFullBlocksOverManySteps) {
+  // 32 warps per block and 32 steps: each step, the warps reach the neighbours' values at
+  // different times (the shared-memory loads of 32 warps take many cycles to serve), so a missing
+  // barrier between reading the neighbours and overwriting (WAR) or after writing (RAW) shows.
+  std::mt19937_64 rng(seed());
+  for (unsigned int block : {1024u, 1000u, 992u}) {
+    const unsigned int n = (1u << 20) + static_cast<unsigned int>(rng() % block);
+    const int steps = 32;
+    const std::string ctx = cudalab::context(
+        {{"n", n}, {"block", block}, {"steps", steps}, {"seed", static_cast<long long>(seed())}});
+    const std::vector<int> raw = cudalab::random_ints(n, 0, 1 << 30, seed() + block);
+    const std::vector<unsigned int> in(raw.begin(), raw.end());
+    cudalab::DeviceBuffer<unsigned int> d_in, d_out;
+    CUDALAB_ASSERT_OK(d_in.upload(in));
+    CUDALAB_ASSERT_OK(d_out.allocate(n));
+    CUDALAB_ASSERT_OK(d_out.poison());
+    poison_shared_memory(device());
+    smoothTile<<<sync_grid(n, block), block, block * sizeof(unsigned int)>>>(d_in.get(), d_out.get(), n, steps);
+    CUDALAB_ASSERT_LAUNCH("smoothTile");
+    std::vector<unsigned int> out;
+    CUDALAB_ASSERT_OK(d_out.download(&out));
+    auto r = cudalab::equal_arrays("smoothTile", ctx, sync_ref::smooth_blocks(in, block, steps), out);
     if (!r) GTEST_FAIL() << r.message();
   }
 }
