@@ -3,6 +3,7 @@
 
     tools/calibrate.py --build build/check [--repeat 3] [-L performance] [--margin 0.85] [--write]
     tools/calibrate.py --from build/gpu-check/check-1.json build/gpu-check/check-2.json ... [--write]
+    tools/calibrate.py --from build/check/grade/summary.json --write-overrides thresholds-overrides.json
 
 --build runs `ctest --test-dir DIR -L LABEL -LE profile` REPEAT times (one test at a time, with
 no $CUDALAB_THRESHOLD_* overrides) in a build of the reference solutions (the `check` preset) and
@@ -26,7 +27,19 @@ runs (and all tests using the key), and
 --write puts the suggested values into tests/<lab>/grading.json ("value") with a "calibrated" note
 (device, date, min/median, the margin, and after "before:" the hand-set value and its note, kept
 through later recalibrations); the rest of the file is left as it is. --only LAB
-or KEY limits what is written. Review the suggestions before writing: a threshold must also stay
+or KEY limits what is written.
+
+--write-overrides FILE writes the suggestions for this GPU only, into a per-GPU override file
+instead of grading.json (other GPUs' entries in FILE are kept):
+
+    {"devices": {"NVIDIA H200": {"<lab>": {"<key>": {"value": 0.7, "calibrated": "<measured, when>"}}}}}
+
+keyed by the device name the runs were measured on (cudaDeviceProp::name, from summary.json;
+--device NAME to set it). The next configure compiles the rows in (thresholds-overrides.json at the
+repository root, or the file named by the CMake cache variable CUDALAB_THRESHOLD_OVERRIDES): on
+that GPU cudalab::threshold() takes them before grading.json's value ($CUDALAB_THRESHOLD_<KEY>
+still wins), and the score table lists them. The "current" column shows the value in effect on the
+measured GPU (its override row if FILE already has one). Review the suggestions before writing: a threshold must also stay
 above what a wrong or lazy kernel reaches (see each key's "calibrated" note and the mutants:
 tools/mutants.py). Keys no run measured (profile tests, or correctness tests outside -L) are
 listed and left alone.
@@ -42,7 +55,6 @@ import re
 import statistics
 import subprocess
 import sys
-import time
 from dataclasses import dataclass, field
 from decimal import ROUND_FLOOR, Decimal
 from pathlib import Path
@@ -111,15 +123,86 @@ def matches_value(text: str, value: float) -> bool:
     return abs(value - float(text)) <= 0.5 * 10 ** -decimals + 1e-12
 
 
-def load_thresholds(root: Path, lab: str) -> dict[str, dict]:
+class CalibrateError(Exception):
+    """Bad input: one line naming the file and what is wrong."""
+
+
+def read_json(path: Path, hint: str = ""):
+    """The JSON value in @p path (UTF-8), or CalibrateError with the position."""
     try:
-        return json.loads((root / "tests" / lab / "grading.json").read_text()).get("thresholds", {})
-    except (OSError, ValueError):
-        return {}
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise CalibrateError(f"{path}: no such file{hint}") from None
+    except OSError as e:
+        raise CalibrateError(f"{path}: cannot be read ({e.strerror or e})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise CalibrateError(f"{path}: line {line}: not UTF-8 text "
+                             f"(byte 0x{raw[e.start]:02x})") from None
+    if not text.strip():
+        raise CalibrateError(f"{path}: empty{hint}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise CalibrateError(f"{path}: line {e.lineno}, column {e.colno}: {e.msg}") from None
 
 
-def collect(summaries: list[dict], root: Path) -> tuple[list[Measurement], dict[str, dict[str, dict]]]:
-    """Every measurement of every run, keyed; and the thresholds of every lab seen."""
+def read_summary(path: Path) -> dict:
+    """A summary.json of tools/grade.py."""
+    data = read_json(path, " (tools/grade.py writes <build>/grade/summary.json after a graded ctest run)")
+    if not isinstance(data, dict) or not isinstance(data.get("tests"), list):
+        raise CalibrateError(f"{path}: not a summary.json of tools/grade.py (no \"tests\" list)")
+    return data
+
+
+def load_thresholds(root: Path, lab: str) -> dict[str, dict]:
+    path = root / "tests" / lab / "grading.json"
+    if not path.exists():
+        return {}  # a lab this tree does not have: its measurements are listed as unmapped
+    data = read_json(path)
+    thresholds = data.get("thresholds", {}) if isinstance(data, dict) else None
+    if not isinstance(thresholds, dict):
+        raise CalibrateError(f"{path}: \"thresholds\" is not an object")
+    return thresholds
+
+
+def device_name(summary: dict) -> str:
+    """cudaDeviceProp::name of the GPU a summary was measured on ("" if none): summary.json's
+    "device_name", else the part of its "device" line before " (sm_"."""
+    name = summary.get("device_name") or ""
+    device = summary.get("device", "")
+    if not name and " (sm_" in device:
+        name = device.split(" (sm_", 1)[0]
+    return name
+
+
+def load_overrides(path: Path | None) -> dict:
+    """A per-GPU override file ({"devices": {...}}); {"devices": {}} when @p path does not exist."""
+    if path is None or not path.exists():
+        return {"devices": {}}
+    data = read_json(path)
+    if not isinstance(data, dict) or not isinstance(data.get("devices"), dict):
+        raise CalibrateError(f"{path}: not a threshold override file (no \"devices\" object)")
+    return data
+
+
+def override_values(overrides: dict, device: str) -> dict[str, dict[str, float]]:
+    """lab -> key -> the override value for @p device."""
+    out: dict[str, dict[str, float]] = {}
+    for lab, keys in (overrides["devices"].get(device) or {}).items():
+        for key, spec in (keys or {}).items():
+            if isinstance(spec, dict) and isinstance(spec.get("value"), (int, float)):
+                out.setdefault(lab, {})[key] = float(spec["value"])
+    return out
+
+
+def collect(summaries: list[dict], root: Path, current: dict[str, dict[str, float]] | None = None
+            ) -> tuple[list[Measurement], dict[str, dict[str, dict]]]:
+    """Every measurement of every run, keyed; and the thresholds of every lab seen. @p current: the
+    override values in effect on the measured GPU (a printed "required" value may be one of them)."""
+    current = current or {}
     thresholds: dict[str, dict[str, dict]] = {}
     sources: dict[str, dict] = {}
     out: list[Measurement] = []
@@ -144,7 +227,8 @@ def collect(summaries: list[dict], root: Path) -> tuple[list[Measurement], dict[
                     m.key = candidates[0]
                 else:
                     pool = candidates or list(keys)
-                    by_value = [k for k in pool if matches_value(m.required_text, float(keys[k]["value"]))]
+                    by_value = [k for k in pool if matches_value(m.required_text, float(keys[k]["value"]))
+                                or (k in current.get(lab, {}) and matches_value(m.required_text, current[lab][k]))]
                     m.key = by_value[0] if len(by_value) == 1 else None
                 out.append(m)
     return out, thresholds
@@ -166,11 +250,14 @@ def suggest(values: list[float], margin: float) -> Decimal:
     return round_down_2sig(min(values) * margin)
 
 
-def table(measurements: list[Measurement], thresholds: dict[str, dict[str, dict]]) -> list[Row]:
+def table(measurements: list[Measurement], thresholds: dict[str, dict[str, dict]],
+          current: dict[str, dict[str, float]] | None = None) -> list[Row]:
     rows: dict[tuple[str, str], Row] = {}
+    current = current or {}
     for lab, keys in thresholds.items():
         for key, spec in keys.items():
-            rows[(lab, key)] = Row(lab, key, float(spec["value"]) if "value" in spec else None)
+            value = current.get(lab, {}).get(key, spec.get("value") if isinstance(spec, dict) else None)
+            rows[(lab, key)] = Row(lab, key, float(value) if isinstance(value, (int, float)) else None)
     for m in measurements:
         if m.key:
             rows[(m.lab, m.key)].values.append(m.measured)
@@ -267,28 +354,58 @@ def write(rows: list[Row], thresholds: dict[str, dict[str, dict]], root: Path, m
         spec = thresholds[r.lab][r.key]
         value = fmt_decimal(suggest(r.values, margin))
         note = calibrated_note(device, r.values, runs, margin, spec.get("value"), spec.get("calibrated", ""))
-        path.write_text(update_grading_text(path.read_text(), r.key, value, note))
+        path.write_text(update_grading_text(path.read_text(encoding="utf-8"), r.key, value, note), encoding="utf-8")
         changed.append(f"{r.lab} {r.key}: {spec.get('value')} -> {value}")
+    return changed
+
+
+def override_note(device: str, values: list[float], runs: int, margin: float, default) -> str:
+    return (f"{device}: tools/calibrate.py {datetime.date.today().isoformat()}, {len(values)} measurement(s) in "
+            f"{runs} run(s): min {min(values):g}, median {statistics.median(values):g}; value = {margin:.0%} of "
+            f"the min, rounded down to 2 significant figures; grading.json: {default:g}")
+
+
+def write_overrides(rows: list[Row], thresholds: dict[str, dict[str, dict]], path: Path, overrides: dict,
+                    name: str, device: str, margin: float, runs: int, only: list[str]) -> list[str]:
+    """Puts this GPU's suggestions into the override file @p path (other GPUs' entries kept)."""
+    changed = []
+    mine = overrides["devices"].setdefault(name, {})
+    for r in rows:
+        if not r.values or (only and r.lab not in only and r.key not in only):
+            continue
+        value = suggest(r.values, margin)
+        default = thresholds[r.lab][r.key].get("value")
+        mine.setdefault(r.lab, {})[r.key] = {
+            "value": int(value) if value == value.to_integral_value() and "." not in fmt_decimal(value)
+            else float(value),
+            "calibrated": override_note(device, r.values, runs, margin, default)}
+        changed.append(f"{r.lab} {r.key}: {r.current:g} -> {fmt_decimal(value)} on {name}"
+                       if r.current is not None else f"{r.lab} {r.key}: {fmt_decimal(value)} on {name}")
+    if changed:
+        text = json.dumps(overrides, indent=2, ensure_ascii=False) + "\n"
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
     return changed
 
 
 def run_ctest(build: Path, label: str, repeat: int) -> list[Path]:
     """Runs the labelled tests REPEAT times; returns the saved summary.json copies."""
-    manifest = json.loads((build / "grade" / "manifest.json").read_text())
+    manifest = read_json(build / "grade" / "manifest.json", ": configure the build first (cmake --preset check)")
     env = {k: v for k, v in os.environ.items() if not k.startswith("CUDALAB_THRESHOLD_")}
     junit, summary = (build / "grade" / "junit.xml").resolve(), build / "grade" / "summary.json"
     saved = []
     for i in range(1, repeat + 1):
         print(f"calibrate: run {i}/{repeat}: ctest --test-dir {build} -L '{label}' -LE profile", flush=True)
-        started = time.time()
+        summary.unlink(missing_ok=True)  # the grade step writes it again: never read an earlier run's
         proc = subprocess.run([manifest.get("ctest", "ctest"), "--test-dir", str(build), "-L", label, "-LE", "profile",
                                "--parallel", "1", "--no-tests=error", "--output-junit", str(junit)],
                               env=env, capture_output=True, text=True)
-        if not summary.exists() or summary.stat().st_mtime < started:
+        if not summary.exists():
             sys.exit(f"calibrate: run {i} wrote no {summary} (ctest exit {proc.returncode}):\n{proc.stdout[-3000:]}"
                      f"{proc.stderr[-2000:]}")
         copy = build / "grade" / f"calibrate-{i}.json"
-        copy.write_text(summary.read_text())
+        copy.write_bytes(summary.read_bytes())
         saved.append(copy)
     return saved
 
@@ -301,25 +418,53 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="ctest runs with --build (default 3)")
     parser.add_argument("-L", dest="label", default="performance", help="ctest label regex (default performance)")
     parser.add_argument("--margin", type=float, default=0.85, help="suggested = margin x worst (default 0.85)")
-    parser.add_argument("--write", action="store_true", help="write the suggestions into tests/<lab>/grading.json")
-    parser.add_argument("--only", nargs="+", default=[], help="with --write: only these labs or keys")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--write", action="store_true", help="write the suggestions into tests/<lab>/grading.json")
+    out.add_argument("--write-overrides", type=Path, metavar="FILE",
+                     help="write the suggestions for the measured GPU into the per-GPU override file FILE")
+    parser.add_argument("--device", help="with --write-overrides: the GPU's name (default: from summary.json)")
+    parser.add_argument("--only", nargs="+", default=[], help="with --write/--write-overrides: only these labs or keys")
     parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)  # for the self-test
     args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except CalibrateError as e:
+        print(f"calibrate: {e}", file=sys.stderr)
+        return 1
+
+
+def run(args) -> int:
     paths = args.summaries or run_ctest(args.build, args.label, args.repeat)
-    summaries = [json.loads(p.read_text()) for p in paths]
-    measurements, thresholds = collect(summaries, args.root)
+    summaries = [read_summary(p) for p in paths]
+    device = summaries[0].get("device", "unknown GPU")
+    name = args.device or device_name(summaries[0])
+    others = {device_name(s) for s in summaries[1:]} - {name, ""}
+    if others and not args.device:
+        raise CalibrateError(f"these runs were measured on different GPUs ({name}, {', '.join(sorted(others))}): "
+                             "calibrate one GPU at a time")
+    overrides_path = args.write_overrides or args.root / "thresholds-overrides.json"
+    overrides = load_overrides(overrides_path)
+    current = override_values(overrides, name)
+    measurements, thresholds = collect(summaries, args.root, current)
     if not measurements:
         print("calibrate: no performance measurements in these runs (GPU tests skipped without a GPU?)")
         return 1
-    device = summaries[0].get("device", "unknown GPU")
-    rows = table(measurements, thresholds)
+    rows = table(measurements, thresholds, current)
     print(render(rows, [m for m in measurements if not m.key], args.margin, len(summaries), device), end="")
     if args.write:
         changed = write(rows, thresholds, args.root, args.margin, len(summaries), device, args.only)
         print("\nWritten (the next build compiles them in: cmake --build --preset check):" if changed else "\nNothing written.")
         print("\n".join(f"  {c}" for c in changed))
+    elif args.write_overrides:
+        if not name:
+            raise CalibrateError(f"the runs' GPU has no name in {paths[0]} (device: {device!r}): "
+                                 "give it with --device \"NVIDIA H200\"")
+        changed = write_overrides(rows, thresholds, args.write_overrides, overrides, name, device, args.margin,
+                                  len(summaries), args.only)
+        print(f"\nWritten to {args.write_overrides} for {name} (the next configure compiles them in: "
+              "cmake --workflow --preset check):" if changed else "\nNothing written.")
+        print("\n".join(f"  {c}" for c in changed))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

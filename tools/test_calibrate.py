@@ -5,8 +5,12 @@ import contextlib
 import io
 import json
 import os
+import re
+import shutil
 import stat
+import subprocess
 import tempfile
+import textwrap
 import unittest
 from decimal import Decimal
 from pathlib import Path
@@ -91,11 +95,114 @@ class CalibrateTest(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def main(self, *args):
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
+    def main(self, *args, err=False):
+        out, errors = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(errors):
             rc = calibrate.main(["--root", str(self.root), *args])
-        return rc, out.getvalue()
+        return (rc, out.getvalue(), errors.getvalue()) if err else (rc, out.getvalue())
+
+    def test_bad_inputs_give_one_line_and_exit_1(self):
+        bad = self.root / "bad.json"
+        cases = [(self.root / "missing.json", None, "missing.json: no such file"),
+                 (bad, "", "bad.json: empty"),
+                 (bad, '{"tests": [}', "bad.json: line 1, column 12"),
+                 (bad, b'{"device": "GPU \xe9"}', "bad.json: line 1: not UTF-8 text (byte 0xe9)"),
+                 (bad, '{"device": "x"}', 'not a summary.json of tools/grade.py')]
+        for path, content, want in cases:
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            elif content is not None:
+                path.write_text(content)
+            rc, out, err = self.main("--from", str(path), err=True)
+            self.assertEqual(rc, 1, want)
+            self.assertIn(want, err)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+            self.assertNotIn("Traceback", out + err)
+
+    def test_non_utf8_test_source_is_read(self):
+        (self.root / "tests" / LAB / "test_extra.cu").write_bytes(b"// caf\xe9\nTEST_F(X, Y) { }\n")
+        rc, out = self.main("--from", *map(str, self.runs))
+        self.assertEqual(rc, 0)
+        self.assertIn("cub_ratio", out)
+
+    def test_write_overrides_per_gpu(self):
+        grading = self.root / "tests" / LAB / "grading.json"
+        before = grading.read_text()
+        target = self.root / "thresholds-overrides.json"
+        other = {"NVIDIA L4": {LAB: {"cub_ratio": {"value": 0.5, "calibrated": "L4, by hand"}}}}
+        target.write_text(json.dumps({"devices": other}))
+        rc, out = self.main("--from", *map(str, self.runs), "--write-overrides", str(target),
+                            "--only", "cub_ratio", "copy_fraction")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(grading.read_text(), before)   # grading.json untouched
+        data = json.loads(target.read_text())
+        self.assertEqual(data["devices"]["NVIDIA L4"], other["NVIDIA L4"])   # other GPUs kept
+        mine = data["devices"]["NVIDIA Test GPU"][LAB]
+        self.assertEqual(sorted(mine), ["copy_fraction", "cub_ratio"])
+        self.assertEqual(mine["cub_ratio"]["value"], 0.89)
+        self.assertEqual(mine["copy_fraction"]["value"], 0.68)
+        note = mine["copy_fraction"]["calibrated"]
+        self.assertIn("NVIDIA Test GPU (sm_99, 1 SMs): tools/calibrate.py 20", note)
+        self.assertIn("min 0.8, median 0.885", note)
+        self.assertIn("grading.json: 0.85", note)
+        self.assertIn("0.68 on NVIDIA Test GPU", out)
+        # the next calibration shows the value in effect on this GPU: the override row
+        rc, out = self.main("--from", *map(str, self.runs), "--write-overrides", str(target))
+        row = next(line for line in out.splitlines() if line.startswith(LAB) and " copy_fraction " in line)
+        self.assertRegex(row, r"copy_fraction\s+0\.68\s")
+        # --device names the GPU when the summary cannot
+        rc, out = self.main("--from", str(self.runs[0]), "--write-overrides", str(target), "--device", "NVIDIA H200",
+                            "--only", "pct_of_copy")
+        self.assertEqual(json.loads(target.read_text())["devices"]["NVIDIA H200"][LAB]["pct_of_copy"]["value"], 63)
+
+    def test_write_overrides_keeps_a_malformed_file(self):
+        target = self.root / "thresholds-overrides.json"
+        target.write_text('{"devices": {"NVIDIA L4": {},}}')
+        rc, out, err = self.main("--from", *map(str, self.runs), "--write-overrides", str(target), err=True)
+        self.assertEqual(rc, 1)
+        self.assertIn("thresholds-overrides.json: line 1, column 30", err)
+        self.assertEqual(target.read_text(), '{"devices": {"NVIDIA L4": {},}}')   # nothing lost
+
+    def test_write_overrides_needs_a_gpu_name(self):
+        summary = json.loads(self.runs[0].read_text())
+        summary["device"] = "no GPU (no CUDA device); CUDA runtime 13.0"
+        self.runs[0].write_text(json.dumps(summary))
+        rc, out, err = self.main("--from", str(self.runs[0]), "--write-overrides", str(self.root / "o.json"), err=True)
+        self.assertEqual(rc, 1)
+        self.assertIn("give it with --device", err)
+        self.assertFalse((self.root / "o.json").exists())
+
+    @unittest.skipUnless(shutil.which("cmake"), "cmake not found")
+    def test_configure_reads_the_written_overrides(self):
+        """calibrate.py's file, read by cmake/CudaLab.cmake (_cudalab_thresholds, in script mode)."""
+        grading = self.root / "tests" / LAB / "grading.json"
+        data = json.loads(grading.read_text())
+        for spec in data["thresholds"].values():
+            spec.setdefault("calibrated", "by hand")   # configure requires the note
+        grading.write_text(json.dumps(data, indent=2))
+        target = self.root / "thresholds-overrides.json"
+        rc, _ = self.main("--from", *map(str, self.runs), "--write-overrides", str(target), "--only", "copy_fraction")
+        self.assertEqual(rc, 0)
+        script = self.root / "configure.cmake"
+        script.write_text(textwrap.dedent(f"""\
+            include({(calibrate.ROOT / 'cmake' / 'CudaLab.cmake').as_posix()})
+            set(CMAKE_CURRENT_BINARY_DIR {self.root.as_posix()})
+            set(CUDALAB_THRESHOLD_OVERRIDES {target.as_posix()})
+            _cudalab_thresholds({LAB} {grading.as_posix()})
+            """))
+        proc = subprocess.run(["cmake", "-P", str(script)], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        table = (self.root / f"{LAB}_thresholds.cpp").read_text()
+        self.assertRegex(table, r'\{"copy_fraction", 0\.68[0-9]*, "NVIDIA Test GPU"\},')
+        self.assertRegex(table, r'\{"copy_fraction", 0\.8[45][0-9]*, nullptr\},')
+
+    def test_runs_of_different_gpus_are_refused(self):
+        summary = json.loads(self.runs[1].read_text())
+        summary["device"] = "NVIDIA H200 (sm_90, 132 SMs), CUDA runtime 13.0"
+        self.runs[1].write_text(json.dumps(summary))
+        rc, out, err = self.main("--from", *map(str, self.runs), err=True)
+        self.assertEqual(rc, 1)
+        self.assertIn("measured on different GPUs", err)
 
     def test_parse_line_formats(self):
         self.assertEqual(calibrate.parse_line(perf(2.06, 1.85)), (2.06, 1.85, "1.85"))
