@@ -15,6 +15,12 @@
 /// same for every student. Launch with grid_1d(n, block).
 __global__ void testInnerStructBaseline(const innerStruct *data, innerStruct *result, int n);
 
+/// @brief The same-structure baseline of the SoA timing: rx[i] = x[i], ry[i] = y[i] for i < n, one
+/// particle per thread on a flat 1D grid -- two 4-byte loads and two 4-byte stores per thread, the
+/// same bytes and bytes in flight as testInnerArray, written as simply as possible. Launch with
+/// grid_1d(n, block).
+__global__ void soaStreamBaseline(const float *x, const float *y, float *rx, float *ry, int n);
+
 /// @brief Fills @p aos[i] from the fields of @p soa (test-side, not timed).
 __global__ void packParticles(innerArray soa, innerStruct *aos, int n);
 
@@ -64,10 +70,10 @@ class BigParticles {
   /// @brief Poisons the SoA result, runs testInnerArray once with @p block and checks x and y of
   /// every particle: "" when right, else the first wrong index with expected and actual values.
   std::string check(unsigned int block);
-  /// @brief Enqueues a device-to-device copy that moves as many bytes as one testInnerArray pass
-  /// (8 bytes read and 8 written per particle): the first n/4 particles of the AoS data onto the AoS
-  /// result. Use it only for timing, after check().
-  void copy_same_traffic() const;
+  /// @brief Enqueues soaStreamBaseline (block @p block) from the SoA data's x and y into the AoS
+  /// result's memory (2 x n floats, unused by the SoA kernel): as many bytes as one testInnerArray
+  /// pass, 8 read and 8 written per particle. Use it only for timing, after check().
+  void stream_same_traffic(unsigned int block) const;
   /// @brief Bytes one pass of either kernel must move: x and y read, x and y written.
   double bytes() const { return 16.0 * double(n_); }
   const innerStruct *aos_data() const { return aos_data_.get(); }  ///< AoS input

@@ -1,5 +1,6 @@
 // ch04_02 performance: the structure-of-arrays kernel against the handed-out array-of-structures
-// kernel doing the same update, and against a copy that moves the same bytes, side by side.
+// kernel doing the same update, and against a plain kernel that moves the same bytes with the same
+// loads and stores per thread, side by side.
 #include "layout_check.cuh"
 
 namespace {
@@ -29,17 +30,21 @@ TEST_F(LayoutPerformance, SoaBeatsAos) {
                            cudalab::threshold("soa_vs_aos"), "soa_vs_aos", p.bytes()});
 }
 
-TEST_F(LayoutPerformance, SoaReachesCopyBandwidth) {
+// The same-structure baseline (soaStreamBaseline: x and y copied, one particle per thread, block
+// 256) moves the same bytes with the same bytes in flight per thread, so the ratio does not depend
+// on how close one particle per thread gets to cudaMemcpy on a given GPU. The fraction of the copy
+// bandwidth is still printed.
+TEST_F(LayoutPerformance, SoaKeepsUpWithAStreamingKernel) {
   BigParticles p;
   CUDALAB_ASSERT_OK(p.init(kN, seed()));
   if (std::string error = p.check(kBlock); !error.empty())
     GTEST_FAIL() << "testInnerArray is not timed until it is correct: " << error;
   const unsigned int grid = grid_1d(kN, kBlock);
   cudalab::Comparison cmp =
-      cudalab::compare_kernels([&] { p.copy_same_traffic(); },
+      cudalab::compare_kernels([&] { p.stream_same_traffic(kBlock); },
                                [&] { testInnerArray<<<grid, kBlock>>>(p.soa_data(), p.soa_result(), kN); }, options());
-  cudalab::expect_speedup({"testInnerArray (SoA) block 256", "cudaMemcpy of the same bytes", cmp,
-                           cudalab::threshold("soa_vs_copy"), "soa_vs_copy", p.bytes()});
+  cudalab::expect_speedup({"testInnerArray (SoA) block 256", "x, y copied by a plain kernel, one particle per thread",
+                           cmp, cudalab::threshold("soa_vs_stream"), "soa_vs_stream", p.bytes()});
 }
 
 }  // namespace
