@@ -1,5 +1,7 @@
 #include "intensity_check.cuh"
 
+#include "cudalab/baselines.cuh"
+
 #include "intensity.cuh"
 
 #include <cmath>
@@ -191,6 +193,10 @@ std::string BigIntensity::check(int k, float a, float b, unsigned block) {
 
 void BigIntensity::launch(int k, float a, float b, unsigned block) const {
   intensityKernel<<<intensity_grid(n_, block), block>>>(in_.get(), out_.get(), n_, k, a, b);
+}
+
+void BigIntensity::stream_copy_same_bytes(unsigned block) const {
+  cudalab::launch_stream_baseline<float>(in_.get(), nullptr, out_.get(), std::size_t(n_), static_cast<int>(block));
 }
 
 void BigIntensity::copy_same_bytes() const {

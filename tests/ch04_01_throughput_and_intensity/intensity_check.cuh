@@ -41,6 +41,9 @@ class BigIntensity {
   /// @brief A device-to-device cudaMemcpy moving the same bytes as one intensityKernel run
   /// (n floats read, n floats written).
   void copy_same_bytes() const;
+  /// @brief The same-structure baseline moving the same bytes: cudalab::launch_stream_baseline, a
+  /// copy of the n floats with one element per thread on a flat grid of @p block threads.
+  void stream_copy_same_bytes(unsigned block) const;
   /// @brief Bytes one intensityKernel run moves: 8 per element.
   double bytes() const { return 8.0 * n_; }
   /// @brief Number of elements.

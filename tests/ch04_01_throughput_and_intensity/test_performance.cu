@@ -11,9 +11,12 @@ constexpr float kA = 0.75f, kB = 0.25f;  // x -> 0.75 x + 0.25 stays in [-1, 1]
 class IntensityPerformance : public cudalab::GpuTest {};
 
 // k = 1: 2 FLOPs per 8 bytes (0.25 FLOP/B), far below any GPU's ridge point: the kernel can only
-// be as fast as memory. The baseline is a device-to-device cudaMemcpy of the same n floats (n read,
-// n written); "speed-up" = copy time / kernel time = the kernel's share of the copy bandwidth.
-TEST_F(IntensityPerformance, ReachesCopyBandwidthAtK1) {
+// be as fast as memory. The baseline is cudalab::launch_stream_baseline copying the same n floats
+// (n read, n written) with the same structure: one element per thread, a flat grid of 256-thread
+// blocks. A fraction of cudaMemcpy's bandwidth would depend on the GPU (Little's law: one element
+// per thread keeps too few bytes in flight on a faster memory system; 0.80 of the copy on an H100,
+// 0.62 on an H200), a ratio to this baseline does not. The copy fraction is still printed.
+TEST_F(IntensityPerformance, KeepsUpWithAStreamCopyAtK1) {
   const int n = 1 << 27;  // 512 MiB in, 512 MiB out
   BigIntensity big;
   CUDALAB_ASSERT_OK(big.init(n, seed()));
@@ -21,10 +24,11 @@ TEST_F(IntensityPerformance, ReachesCopyBandwidthAtK1) {
     GTEST_FAIL() << "intensityKernel is not timed until it is correct: " << error;
   cudalab::TimingOptions opts;
   opts.reps = 21;
-  cudalab::Comparison cmp =
-      cudalab::compare_kernels([&] { big.copy_same_bytes(); }, [&] { big.launch(1, kA, kB, kBlock); }, opts);
-  cudalab::expect_speedup({"intensityKernel k=1 (n=2^27, block 256)", "cudaMemcpy of the same bytes", cmp,
-                           cudalab::threshold("k1_vs_copy"), "k1_vs_copy", big.bytes()});
+  cudalab::Comparison cmp = cudalab::compare_kernels([&] { big.stream_copy_same_bytes(kBlock); },
+                                                     [&] { big.launch(1, kA, kB, kBlock); }, opts);
+  cudalab::expect_speedup({"intensityKernel k=1 (n=2^27, block 256)",
+                           "a one-element-per-thread copy of the same floats (cudalab::launch_stream_baseline)", cmp,
+                           cudalab::threshold("k1_vs_stream"), "k1_vs_stream", big.bytes()});
 }
 
 class RooflineShape : public cudalab::GpuTest {
