@@ -26,16 +26,17 @@ class CompiledCode : public cudalab::HostTest {
   /// Shared-memory staging and a warp-level last step.
   static void expect_shared_and_warp_step(const ptx_code::Kernel &k, const char *name) {
     const int stores = ptx_code::shared_stores(k), warp = ptx_code::warp_level(k);
-    std::printf("[ CODE     ] %s (PTX): %d shared-memory stores, %d warp-level instructions, %d block barriers\n",
-                name, stores, warp, ptx_code::block_barriers(k));
+    std::printf("[ CODE     ] %s (PTX): %d shared-memory stores, %d warp-level instructions, %d block barriers\n", name,
+                stores, warp, ptx_code::block_barriers(k));
     EXPECT_GT(stores, 0) << name
                          << " stores nothing to shared memory: stage the column sums in `__shared__ int "
                             "smem[1024]` and run the tree there (README: the race checks see shared memory only). "
                             "Check of the compiled code, " CUDALAB_STUDENT_PTX;
-    EXPECT_GT(warp, 0) << name
-                       << " has no warp-level instruction (no __shfl_down_sync, __syncwarp() or cg::reduce): the "
-                          "last warp is not unrolled -- the body of reduceUnrolling8, a __syncthreads() loop down "
-                          "to stride 1, or the book's volatile pointer. Check of the compiled code, " CUDALAB_STUDENT_PTX;
+    EXPECT_GT(warp, 0)
+        << name
+        << " has no warp-level instruction (no __shfl_down_sync, __syncwarp() or cg::reduce): the "
+           "last warp is not unrolled -- the body of reduceUnrolling8, a __syncthreads() loop down "
+           "to stride 1, or the book's volatile pointer. Check of the compiled code, " CUDALAB_STUDENT_PTX;
   }
 };
 

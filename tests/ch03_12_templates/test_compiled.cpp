@@ -25,9 +25,10 @@ TEST_F(TemplateCode, StepsAreDecidedAtCompileTime) {
     const ptx_code::Kernel k = ptx_code::kernel(CUDALAB_STUDENT_PTX, {"_Z20reduceCompleteUnroll", inst});
     ASSERT_TRUE(k.found) << k.error;
     loads[i] = ptx_code::shared_loads(k);
-    std::printf("[ CODE     ] reduceCompleteUnroll<%u> (PTX): %d shared-memory loads, %d block barriers, %zu "
-                "instructions\n",
-                sizes[i], loads[i], ptx_code::block_barriers(k), k.opcodes.size());
+    std::printf(
+        "[ CODE     ] reduceCompleteUnroll<%u> (PTX): %d shared-memory loads, %d block barriers, %zu "
+        "instructions\n",
+        sizes[i], loads[i], ptx_code::block_barriers(k), k.opcodes.size());
   }
   EXPECT_GE(loads[1] - loads[0], 4)
       << "reduceCompleteUnroll<1024> has " << loads[1] << " shared-memory loads and reduceCompleteUnroll<64> "

@@ -57,7 +57,8 @@ INSTANTIATE_TEST_SUITE_P(Nested, RecursiveReduce, ::testing::Values(64u, 256u, 5
 // At scale: 2^24 + 7 ints, 32,769 blocks per level and 8 levels, ten runs with fresh inputs. A
 // tail launch is exact by construction. (The book's plain launch from block 0 has no ordering
 // guarantee against the other blocks; on an H100 the race did not show in this setup -- the
-// demo counts it -- so this test checks correctness at scale, not the launch stream.)
+// demo counts it -- so this test checks correctness at scale; NestedCode.Reduce2TailLaunchesTheNextLevel
+// checks the launch stream in the compiled code.)
 TEST_F(RecursiveReduceLarge, TailLaunchExactOnHugeGridsEveryRun) {
   const unsigned int n = (1u << 24) + 7, threads = 256, iDim = 512;
   for (int run = 0; run < 10; ++run) {
