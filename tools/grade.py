@@ -8,7 +8,12 @@ CTest runs this after every test run in a cuda-labs build tree (CTEST_CUSTOM_POS
 Outputs: the score table on stdout, <out>/grade.xml (JUnit with points) and <out>/summary.json.
 
 Scoring: a test that passed earns its points; failed, timed out, crashed, skipped or not built
-earns 0. Skipped tests are listed as skipped, never as passed.
+earns 0. Skipped tests are listed as skipped, never as passed. A GPU test that skips because this
+GPU cannot run it (its reason starts with "not applicable on this GPU:", e.g. a 64-bit index test
+on a card without the memory) is "not applicable": it earns 0 of 0 points, so a correct solution
+on a smaller GPU still gets every point it can be graded on; the course GPU grades the rest.
+A GoogleTest case counts as passed only if its own "[       OK ]" line is in its output: a
+process that exits 0 before the test finished (exit() called from a lab's code) fails.
 
 Before each ctest run, CTest runs `grade.py --pre-test --junit FILE` (CTEST_CUSTOM_PRE_TEST), which
 moves the previous run's JUnit file to junit.previous.xml: the table after a run is built only from
@@ -125,6 +130,7 @@ def load_grading(grading_path: str, lab: str | None = None) -> dict:
     return data
 GTEST_SKIP = re.compile(r"^\S+:\d+: Skipped\n(.*)$", re.M)
 GTEST_FAILURE = re.compile(r"^\S+:\d+: Failure\n(.*)$", re.M)
+NOT_APPLICABLE = "not applicable on this GPU:"
 
 
 @dataclass
@@ -168,6 +174,12 @@ def points_for(test: str, rules: list[tuple[str, float]], default: float) -> flo
         if fnmatch.fnmatchcase(test, pattern):
             return pts
     return default
+
+
+def is_gtest_case(short: str) -> bool:
+    """True for a GoogleTest case (Suite.Name, maybe Prefix/Suite.Name/param); False for the
+    sanitizer checks and tool self-tests, which are scripts."""
+    return "." in short and not short.startswith(("Sanitizer.", "SanitizerExhibit."))
 
 
 def reason_for(status: str, ctest_message: str, output: str, timeout: str = "") -> str:
@@ -274,8 +286,15 @@ def grade(junit_text: str | bytes, manifest: dict, labels: dict[str, list[str]],
             max_points = 0.0  # proves a sanitizer check can fail; not the student's work
         if status == "not built":
             max_points = 0.0  # set below from the lab's total_points
-        points = max_points if status == "passed" else 0.0
         reason = "" if status == "passed" else reason_for(status, ctest_message, output)
+        if status == "passed" and is_gtest_case(short) and f"[       OK ] {short} (" not in output:
+            status = "failed"
+            reason = ("the test process exited with status 0 before the test finished (is exit() or "
+                      "quick_exit() called from the lab's code?)")
+        if status == "skipped" and where == "gpu" and reason.startswith(NOT_APPLICABLE):
+            status = "not applicable"
+            max_points = 0.0
+        points = max_points if status == "passed" else 0.0
         perf = [m.strip() for m in PERF.findall(output)]
         results.append(Result(name, lab, kind, where, status, points, max_points, reason, output, perf))
     # A lab that did not build has no test list: its "not built" row carries the points its tests
@@ -283,7 +302,8 @@ def grade(junit_text: str | bytes, manifest: dict, labels: dict[str, list[str]],
     for lab in labs:
         not_built = [r for r in results if r.lab == lab and r.status == "not built"]
         if not_built:
-            known = sum(r.max_points for r in results if r.lab == lab and r.status != "not built")
+            known = sum(points_for(r.name[len(lab) + 1:], *rules[lab]) if r.status == "not applicable"
+                        else r.max_points for r in results if r.lab == lab and r.status != "not built")
             not_built[0].max_points = max(0.0, load_total(labs[lab]["grading"]) - known)
     return results
 
@@ -312,14 +332,15 @@ def gradescope(results: list[Result], device: str) -> dict:
     """Gradescope's results.json: one entry per test, skipped tests score 0 with a note."""
     tests = []
     for r in results:
-        note = {"passed": "", "skipped": "SKIPPED (0 points): "}.get(r.status, "FAILED: ")
+        note = {"passed": "", "skipped": "SKIPPED (0 points): ",
+                "not applicable": "NOT APPLICABLE ON THIS GPU (0 of 0 points): "}.get(r.status, "FAILED: ")
         output = note + r.reason if r.status != "passed" else "passed"
         if r.measurements:
             output += "\n" + "\n".join(r.measurements)
         if r.status != "passed" and r.output:
             output += "\n\n" + r.output[-4000:]
         tests.append({"name": r.name, "score": r.points, "max_score": r.max_points,
-                      "status": "passed" if r.status == "passed" else "failed",
+                      "status": "passed" if r.status in ("passed", "not applicable") else "failed",
                       "output": output, "visibility": "visible",
                       "tags": [r.lab, r.kind, r.where]})
     return {"score": sum(r.points for r in results), "output": f"GPU: {device}",
@@ -416,8 +437,10 @@ def render(results: list[Result], scores: dict[str, LabScore], device: str, mani
         pts = [s.correctness[0] + s.performance[0], s.correctness[1] + s.performance[1]]
         total = [total[0] + pts[0], total[1] + pts[1]]
         skipped = sum(1 for r in results if r.lab == name and r.status == "skipped")
+        na = sum(1 for r in results if r.lab == name and r.status == "not applicable")
         not_built = any(r.lab == name and r.status == "not built" for r in results)
-        note = "DID NOT BUILD" if not_built else (f"{skipped} skipped" if skipped else "")
+        note = "DID NOT BUILD" if not_built else ", ".join(
+            x for x in (f"{skipped} skipped" if skipped else "", f"{na} not applicable here" if na else "") if x)
         lines.append(f"{name:<36} {s.variant:<9} {fmt(s.correctness):>12} {fmt(s.performance):>12} "
                      f"{fmt(pts):>10}  {note}")
     lines += ["-" * len(header), f"{'total':<36} {'':<9} {'':>12} {'':>12} {fmt(total):>10}"]
@@ -435,6 +458,10 @@ def render(results: list[Result], scores: dict[str, LabScore], device: str, mani
     if failed:
         lines += ["", f"Failed ({len(failed)}):"]
         lines += [f"  FAIL {r.name} [{r.kind}, {r.max_points:g} pt]: {r.reason}" for r in failed]
+    na = [r for r in results if r.status == "not applicable"]
+    if na:
+        lines += ["", f"Not applicable on this GPU, left out of the total ({len(na)}):"]
+        lines += [f"  N/A  {r.name}: {r.reason[len(NOT_APPLICABLE):].strip()}" for r in na]
     if skipped:
         lines += ["", f"Skipped, 0 points ({len(skipped)}):"]
         reasons: dict[str, int] = {}
@@ -455,7 +482,7 @@ def write_junit(results: list[Result], scores: dict[str, LabScore], device: str,
             continue
         suite = ET.SubElement(suites, "testsuite", name=name, tests=str(len(mine)),
                               failures=str(sum(r.status in ("failed", "not built") for r in mine)),
-                              skipped=str(sum(r.status == "skipped" for r in mine)))
+                              skipped=str(sum(r.status in ("skipped", "not applicable") for r in mine)))
         props = ET.SubElement(suite, "properties")
         for key, value in (("variant", s.variant), ("device", device),
                            ("points", str(s.correctness[0] + s.performance[0])),
@@ -468,7 +495,7 @@ def write_junit(results: list[Result], scores: dict[str, LabScore], device: str,
             ET.SubElement(cprops, "property", name="max_points", value=f"{r.max_points:g}")
             if r.status in ("failed", "not built"):
                 ET.SubElement(case, "failure", message=r.reason).text = r.output
-            elif r.status == "skipped":
+            elif r.status in ("skipped", "not applicable"):
                 ET.SubElement(case, "skipped", message=r.reason)
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
 

@@ -18,7 +18,12 @@ import grade
 LAB = "ch99_example"
 JUNIT = f"""<?xml version="1.0" encoding="UTF-8"?>
 <testsuite name="x" tests="7">
-  <testcase name="{LAB}.Sum.Small" classname="a" time="0.1" status="run"><system-out>ok</system-out></testcase>
+  <testcase name="{LAB}.Sum.Small" classname="a" time="0.1" status="run"><system-out>[ RUN      ] Sum.Small
+[       OK ] Sum.Small (3 ms)</system-out></testcase>
+  <testcase name="{LAB}.Sum.ExitsEarly" classname="a" time="0.1" status="run"><system-out>[ RUN      ] Sum.ExitsEarly
+</system-out></testcase>
+  <testcase name="{LAB}.Sum.Huge" classname="a" time="0.1" status="notrun"><skipped message="SKIP_REGULAR_EXPRESSION_MATCHED"/>
+    <system-out>[ CUDALAB  ] skipped: not applicable on this GPU: not enough free GPU memory (needs 25 GiB)</system-out></testcase>
   <testcase name="{LAB}.Sum.Large" classname="a" time="0.1" status="fail"><failure message="Failed"/>
     <system-out>[ CUDALAB  ] reason: reduceX: wrong result at index 3: expected 5, got 7
 x.cu:10: Failure
@@ -37,7 +42,8 @@ no usable CUDA GPU on this machine
 </testsuite>
 """
 GRADING = {"lab": LAB, "total_points": 30, "points": [{"match": "Perf.*", "points": 5}, {"match": "Sum.*", "points": 2}]}
-LABELS = {f"{LAB}.Sum.{t}": [LAB, "correctness", "gpu"] for t in ("Small", "Large", "Hangs", "Crashes")}
+LABELS = {f"{LAB}.Sum.{t}": [LAB, "correctness", "gpu"]
+          for t in ("Small", "Large", "Hangs", "Crashes", "ExitsEarly", "Huge")}
 LABELS[f"{LAB}.Perf.Fast"] = LABELS[f"{LAB}.Perf.Slow"] = [LAB, "performance", "gpu"]
 
 
@@ -57,7 +63,19 @@ class GradeTest(unittest.TestCase):
 
     def test_only_lab_tests_are_graded(self):
         self.assertNotIn("tools.grade_selftest", self.results)
-        self.assertEqual(len(self.results), 7)
+        self.assertEqual(len(self.results), 9)
+
+    def test_a_process_that_exits_before_the_test_finished_fails(self):
+        r = self.results[f"{LAB}.Sum.ExitsEarly"]
+        self.assertEqual((r.status, r.points), ("failed", 0.0))
+        self.assertIn("before the test finished", r.reason)
+
+    def test_not_applicable_on_this_gpu_is_left_out_of_the_total(self):
+        r = self.results[f"{LAB}.Sum.Huge"]
+        self.assertEqual((r.status, r.points, r.max_points), ("not applicable", 0.0, 0.0))
+        self.assertIn("not enough free GPU memory", r.reason)
+        # a plain skip (no GPU at all) still counts: 0 of its points
+        self.assertEqual(self.results[f"{LAB}.Perf.Fast"].max_points, 5)
 
     def test_points_follow_the_first_matching_rule(self):
         self.assertEqual(self.results[f"{LAB}.Sum.Small"].points, 2)
@@ -78,16 +96,16 @@ class GradeTest(unittest.TestCase):
     def test_not_built_is_reported(self):
         r = self.results[f"{LAB}_performance_gpu_NOT_BUILT"]
         self.assertEqual((r.status, r.kind), ("not built", "performance"))
-        self.assertEqual((r.points, r.max_points), (0, 30 - 18))  # total_points minus the known tests
+        self.assertEqual((r.points, r.max_points), (0, 30 - 22))  # total_points minus the known tests
         self.assertIn("did not build", r.reason)
 
     def test_table_and_junit(self):
         results = list(self.results.values())
         scores = grade.summarize(results, self.manifest)
-        self.assertEqual(scores[LAB].correctness, [2.0, 8.0])
-        self.assertEqual(scores[LAB].performance, [0.0, 22.0])
+        self.assertEqual(scores[LAB].correctness, [2.0, 10.0])
+        self.assertEqual(scores[LAB].performance, [0.0, 18.0])
         table = grade.render(results, scores, "test GPU")
-        self.assertIn("2/30", table)
+        self.assertIn("2/28", table)  # 30 declared, the 2 points not applicable on this GPU left out
         self.assertIn("FAIL reduceX vs base: 2.000 ms vs 2.100 ms, speed-up 1.05x", table)
         self.assertIn("SKIP 1 test(s): no usable CUDA GPU", table)
         grade.write_junit(results, scores, "test GPU", self.root / "grade.xml")
@@ -297,14 +315,14 @@ class GradeStepTest(unittest.TestCase):
         self.assertNotIn("Thresholds from", out)
 
     def test_total_points_checked_against_the_listed_tests(self):
-        # all of the lab's tests listed by ctest: 4 x 2 + 2 x 5 = 18 points, 30 declared
+        # all of the lab's tests listed by ctest: 6 x 2 + 2 x 5 = 22 points, 30 declared
         notes = grade.total_notes(self.manifest, LABELS)
         self.assertEqual(len(notes), 1)
-        self.assertIn("total_points is 30, its 6 tests carry 18 points", notes[0])
+        self.assertIn("total_points is 30, its 8 tests carry 22 points", notes[0])
         # a test executable that did not build: its tests are unknown, nothing to compare
         with_not_built = dict(LABELS, **{f"{LAB}_performance_gpu_NOT_BUILT": [LAB, "performance", "gpu"]})
         self.assertEqual(grade.total_notes(self.manifest, with_not_built), [])
-        self.grading.write_text(json.dumps(dict(GRADING, total_points=18)))
+        self.grading.write_text(json.dumps(dict(GRADING, total_points=22)))
         self.assertEqual(grade.total_notes(self.manifest, LABELS), [])
 
 
