@@ -110,7 +110,7 @@ class GradeTest(unittest.TestCase):
         self.assertIn("SKIP 1 test(s): no usable CUDA GPU", table)
         grade.write_junit(results, scores, "test GPU", self.root / "grade.xml")
         suite = ET.parse(self.root / "grade.xml").getroot().find("testsuite")
-        self.assertEqual(suite.get("failures"), "6"  # + the test that exited early)
+        self.assertEqual(suite.get("failures"), "6")  # + the test that exited early
         self.assertEqual(suite.get("skipped"), "2")  # + the one not applicable here
 
     def test_gradescope_results(self):
