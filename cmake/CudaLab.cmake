@@ -19,15 +19,33 @@
 #                              <lab>.Sanitizer.<tool>_<case> (clean: graded) or
 #                              <lab>.SanitizerExhibit.<tool>_<case> (flagged: 0 points, proves the
 #                              check can fail), labels <lab> correctness gpu sanitizer
-#     [TIMEOUT <s>]            per-test timeout (default CUDALAB_TEST_TIMEOUT)
-#     [PERF_TIMEOUT <s>]       per-test timeout of the performance tests (default 2 x TIMEOUT))
+#     [TIMEOUT <s>]            watchdog budget of a correctness test (default CUDALAB_KERNEL_TIMEOUT)
+#     [PERF_TIMEOUT <s>]       budget of the tests that run alone: timed, Nsight Compute and
+#                              compute-sanitizer tests, and those sized from the free GPU memory
+#                              (default 6 x TIMEOUT)
 #
 # Called from tests/<lab>/CMakeLists.txt. Test sources are relative to that directory, which also
 # holds grading.json (points and thresholds, see docs/grading.md). Every GoogleTest case becomes
-# its own CTest test (gtest_discover_tests), so a crash or a hang costs that test only.
+# its own CTest test (gtest_discover_tests), so a crash costs that test only.
+#
+# Hangs: a test that has not finished within its budget is stopped by the watchdog in the test
+# binary (common/testing/watchdog.cpp; RunSanitizer.cmake for sanitizer checks), which prints
+# "kernel did not finish in N s" and writes <build>/tests/<lab>/lab-hung.txt; the lab's later GPU
+# tests then fail at once ("not run: an earlier test of this lab did not finish ..."), other labs
+# are graded normally. The CTest TIMEOUT is a backstop 15 s above the budget. The marker is
+# removed when ctest reads the lab's test list, once at the start of every ctest run.
+# Order: the lab's tests that run alone (RUN_SERIAL: timed, ncu, big-memory) and its sanitizer
+# checks DEPEND on its other GPU correctness tests, so a hang is usually met first by a test with
+# the short budget. Correctness tests may share the GPU (`ctest -j`); a sanitizer check counts
+# as 2 of the -j slots (PROCESSORS 2).
 
 set(CUDALAB_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
 cmake_path(NORMAL_PATH CUDALAB_ROOT)
+set(CUDALAB_KERNEL_TIMEOUT 20 CACHE STRING
+    "Seconds a correctness test may run before the watchdog stops it and marks its lab as hung (tests that run alone: 6 x this; 0: no watchdog)")
+if(NOT CUDALAB_KERNEL_TIMEOUT MATCHES "^[0-9]+$")
+  message(FATAL_ERROR "cuda-labs: CUDALAB_KERNEL_TIMEOUT is '${CUDALAB_KERNEL_TIMEOUT}': a whole number of seconds is required")
+endif()
 set(CUDALAB_LABS_DIR ${CUDALAB_ROOT}labs)
 set(CUDALAB_SOLUTIONS_DIR ${CUDALAB_ROOT}solutions)
 
@@ -389,7 +407,63 @@ const ThresholdEntry kThresholds[] = {
 ]=] @ONLY)
 endfunction()
 
-function(_cudalab_test_executable lab kind where timeout)
+# _cudalab_serial_suites(<out-var> <source>...): the GoogleTest tests of these sources that must
+# have the GPU to themselves (RUN_SERIAL): those that time kernels, compare a measured figure with
+# a threshold, count with Nsight Compute, or size their data from the free GPU memory. A call
+# counts for the TEST it appears in ("Suite.Test"), one in a fixture class for the whole suite
+# ("Suite"), and one in a helper function, or anywhere else, for every suite of the file.
+set(_CUDALAB_SERIAL_CALLS
+    "CUDALAB_RUN_NCU|threshold\\(|time_kernel\\(|compare_kernels\\(|measured_copy_bandwidth_gbs\\(|cudaMemGetInfo\\(|plan_huge_matrix\\(")
+function(_cudalab_serial_suites out)
+  set(head_test "^TEST(_F|_P)?\\(([A-Za-z0-9_]+), *([A-Za-z0-9_]+)")
+  set(head_class "^(class|struct) ([A-Za-z0-9_]+)")
+  set(head_function "^[A-Za-z_][A-Za-z0-9_:<>,*& ]* [*&]?[A-Za-z_][A-Za-z0-9_:]*\\(")
+  set(result "")
+  foreach(src IN LISTS ARGN)
+    get_filename_component(src ${src} ABSOLUTE)
+    file(STRINGS ${src} lines REGEX "${head_test}|${head_class}|${head_function}|${_CUDALAB_SERIAL_CALLS}")
+    set(suites "")
+    set(hits "")
+    set(owner "*")
+    foreach(line IN LISTS lines)
+      if(line MATCHES "${head_test}")
+        set(owner "${CMAKE_MATCH_2}.${CMAKE_MATCH_3}")
+        list(APPEND suites "${CMAKE_MATCH_2}")
+      elseif(line MATCHES "${head_class}")
+        set(owner "${CMAKE_MATCH_2}")
+      elseif(line MATCHES "${head_function}")
+        set(owner "*")
+      endif()
+      if(line MATCHES "${_CUDALAB_SERIAL_CALLS}")
+        list(APPEND hits "${owner}")
+      endif()
+    endforeach()
+    foreach(hit IN LISTS hits)
+      string(REGEX REPLACE "[.].*" "" suite "${hit}")
+      if(suite IN_LIST suites)
+        list(APPEND result "${hit}")
+      else()
+        list(APPEND result ${suites})  # a helper or a class that is no suite: the whole file
+      endif()
+    endforeach()
+  endforeach()
+  list(REMOVE_DUPLICATES result)
+  set(${out} "${result}" PARENT_SCOPE)
+endfunction()
+
+# The CTest TIMEOUT of a test with watchdog budget <budget>: a backstop a little above it (the
+# budget starts when the test does, after the process and CUDA have started).
+function(_cudalab_backstop budget out)
+  if(budget EQUAL 0)
+    set(${out} 1500 PARENT_SCOPE)  # no watchdog: CTest's own default
+  else()
+    math(EXPR t "${budget} + 15")
+    set(${out} ${t} PARENT_SCOPE)
+  endif()
+endfunction()
+
+# _cudalab_test_executable(<lab> <kind> <where> <budget> <heavy-budget> <source>...)
+function(_cudalab_test_executable lab kind where budget heavy)
   set(exe ${lab}_${kind}_${where})
   # The generated thresholds table goes into each test binary itself (cudalab::testing refers to it).
   add_executable(${exe} ${ARGN} ${CMAKE_CURRENT_BINARY_DIR}/${lab}_thresholds.cpp)
@@ -399,44 +473,58 @@ function(_cudalab_test_executable lab kind where timeout)
   if(separable)
     set_target_properties(${exe} PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_RESOLVE_DEVICE_SYMBOLS ON)
   endif()
+  _cudalab_backstop(${budget} light_timeout)
+  _cudalab_backstop(${heavy} heavy_timeout)
   gtest_discover_tests(${exe}
     TEST_PREFIX "${lab}."
     TEST_LIST ${exe}_TESTS
     DISCOVERY_MODE PRE_TEST
     NO_PRETTY_VALUES
     DISCOVERY_TIMEOUT 60
-    PROPERTIES TIMEOUT ${timeout})
+    PROPERTIES TIMEOUT ${light_timeout})
   # gtest_discover_tests(... PROPERTIES LABELS "a;b") flattens the list and loses all but the
   # first label, so the labels are set by a second include file that runs after discovery.
   set(labels "${lab};${kind};${where}")
-  # Tests that time kernels, or count them with Nsight Compute, run alone (RUN_SERIAL) even under
-  # `ctest -j N`: correctness tests may share the GPU, measurements may not. Profiler tests are the
-  # suites of the sources that call CUDALAB_RUN_NCU.
+  set(state "CUDALAB_STATE_DIR=${CMAKE_CURRENT_BINARY_DIR}")
+  # Tests that time kernels, count them with Nsight Compute or size their data from the free GPU
+  # memory run alone (RUN_SERIAL) even under `ctest -j N`, with the larger budget: correctness
+  # tests may share the GPU, measurements may not.
   set(serial "")
   if(kind STREQUAL "performance")
-    set(serial "  set_tests_properties(\${${exe}_TESTS} PROPERTIES RUN_SERIAL TRUE)\n")
+    set(serial ".")
   else()
-    foreach(src IN LISTS ARGN)
-      get_filename_component(src ${src} ABSOLUTE)
-      file(STRINGS ${src} has_ncu REGEX "CUDALAB_RUN_NCU")
-      if(has_ncu)
-        file(STRINGS ${src} heads REGEX "^TEST(_F)?\\([A-Za-z0-9_]+,")
-        foreach(head IN LISTS heads)
-          string(REGEX REPLACE "^TEST(_F)?\\(([A-Za-z0-9_]+),.*" "\\2" suite "${head}")
-          string(APPEND serial "  foreach(t IN LISTS ${exe}_TESTS)
-    if(t MATCHES \"^${lab}\\\\.${suite}\\\\.\")
-      set_tests_properties(\${t} PROPERTIES RUN_SERIAL TRUE)
+    _cudalab_serial_suites(suites ${ARGN})
+    if(suites)
+      # "Suite" -> "Suite[.]", "Suite.Test" -> "Suite[.]Test(/|$)" (TEST_P names end in /<param>)
+      list(TRANSFORM suites REPLACE "^([A-Za-z0-9_]+)$" "\\1[.]")
+      list(TRANSFORM suites REPLACE "^([A-Za-z0-9_]+)[.]([A-Za-z0-9_]+)$" "\\1[.]\\2(/|$)")
+      list(JOIN suites "|" alternatives)
+      set(serial "^${lab}[.]([A-Za-z0-9_]+/)?(${alternatives})")
     endif()
-  endforeach()\n")
-        endforeach()
+  endif()
+  set(late "")
+  if(serial)
+    set(late "\
+      if(t MATCHES \"${serial}\")
+        set_tests_properties(\${t} PROPERTIES RUN_SERIAL TRUE TIMEOUT ${heavy_timeout}
+                             ENVIRONMENT \"${state};CUDALAB_KERNEL_TIMEOUT=${heavy}\")
+        list(APPEND cudalab_late_${lab} \"\${t}\")
+        continue()
       endif()
-    endforeach()
+")
+  endif()
+  set(early "")
+  if(where STREQUAL "gpu")
+    set(early "      list(APPEND cudalab_early_${lab} \"\${t}\")\n")
   endif()
   file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${exe}_labels.cmake CONTENT "\
 if(EXISTS \"$<TARGET_FILE:${exe}>\")
   if(${exe}_TESTS)
-    set_tests_properties(\${${exe}_TESTS} PROPERTIES LABELS \"${labels}\")
-${serial}  endif()
+    set_tests_properties(\${${exe}_TESTS} PROPERTIES LABELS \"${labels}\" TIMEOUT ${light_timeout})
+    foreach(t IN LISTS ${exe}_TESTS)
+${late}      set_tests_properties(\${t} PROPERTIES ENVIRONMENT \"${state};CUDALAB_KERNEL_TIMEOUT=${budget}\")
+${early}    endforeach()
+  endif()
 else()
   set_tests_properties(${exe}_NOT_BUILT PROPERTIES LABELS \"${labels}\")
 endif()
@@ -448,11 +536,12 @@ endfunction()
 function(cudalab_add_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "SEPARABLE" "DEMO;TIMEOUT;PERF_TIMEOUT;SANITIZER_DRIVER"
                         "SOURCES;HOST_TESTS;GPU_TESTS;PERF_TESTS;TEST_SOURCES;LIBRARIES;SANITIZER_CHECKS;DEMO_USES")
-  if(NOT ARG_TIMEOUT)
-    set(ARG_TIMEOUT ${CUDALAB_TEST_TIMEOUT})
+  # Watchdog budgets (see "Hangs" above): correctness tests, and the tests that run alone.
+  if(NOT DEFINED ARG_TIMEOUT)
+    set(ARG_TIMEOUT ${CUDALAB_KERNEL_TIMEOUT})
   endif()
-  if(NOT ARG_PERF_TIMEOUT)
-    math(EXPR ARG_PERF_TIMEOUT "2 * ${ARG_TIMEOUT}")
+  if(NOT DEFINED ARG_PERF_TIMEOUT)
+    math(EXPR ARG_PERF_TIMEOUT "6 * ${ARG_TIMEOUT}")
   endif()
 
   # Skeleton or reference?
@@ -514,14 +603,24 @@ function(cudalab_add_lab lab)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/grading.json)
 
   if(ARG_HOST_TESTS)
-    _cudalab_test_executable(${lab} correctness host ${ARG_TIMEOUT} ${ARG_HOST_TESTS})
+    _cudalab_test_executable(${lab} correctness host ${ARG_TIMEOUT} ${ARG_PERF_TIMEOUT} ${ARG_HOST_TESTS})
   endif()
   if(ARG_GPU_TESTS)
-    _cudalab_test_executable(${lab} correctness gpu ${ARG_TIMEOUT} ${ARG_GPU_TESTS})
+    _cudalab_test_executable(${lab} correctness gpu ${ARG_TIMEOUT} ${ARG_PERF_TIMEOUT} ${ARG_GPU_TESTS})
   endif()
   if(ARG_PERF_TESTS)
-    _cudalab_test_executable(${lab} performance gpu ${ARG_PERF_TIMEOUT} ${ARG_PERF_TESTS})
+    _cudalab_test_executable(${lab} performance gpu ${ARG_TIMEOUT} ${ARG_PERF_TIMEOUT} ${ARG_PERF_TESTS})
   endif()
+
+  # The lab's last test include file, read by ctest after the discovered tests' (all of them are
+  # read once at the start of each ctest run, before any test starts): removes the hang marker of
+  # the previous run, adds the sanitizer checks, and orders the lab's tests that run alone after
+  # its other GPU correctness tests.
+  _cudalab_backstop(${ARG_PERF_TIMEOUT} heavy_timeout)
+  set(lab_tests "\
+# Generated by cmake/CudaLab.cmake: ${lab}'s sanitizer checks and test order -- do not edit.
+file(REMOVE [==[${CMAKE_CURRENT_BINARY_DIR}/lab-hung.txt]==])
+")
 
   if(ARG_SANITIZER_DRIVER)
     find_program(CUDALAB_COMPUTE_SANITIZER compute-sanitizer
@@ -545,16 +644,27 @@ function(cudalab_add_lab lab)
       else()
         set(name ${lab}.Sanitizer.${tool}_${case})
       endif()
-      add_test(NAME ${name}
-               COMMAND ${CMAKE_COMMAND} -DSANITIZER=${CUDALAB_COMPUTE_SANITIZER} -DTOOL=${tool}
-                       -DEXE=$<TARGET_FILE:${driver}> -DCASE=${case} -DEXPECT=${expect}
-                       -P ${CUDALAB_ROOT}cmake/RunSanitizer.cmake)
-      set_tests_properties(${name} PROPERTIES
-        LABELS "${lab};correctness;gpu;sanitizer"
-        SKIP_REGULAR_EXPRESSION "\\[ CUDALAB  \\] skipped:"
-        TIMEOUT ${ARG_PERF_TIMEOUT})
+      # Added by the lab's include file (below), after the discovered tests, so that it can depend
+      # on them. Run by ctest as: cmake -D... -P RunSanitizer.cmake.
+      string(REGEX REPLACE "^${lab}[.]" "" short "${name}")
+      string(APPEND lab_tests "add_test([==[${name}]==] [==[${CMAKE_COMMAND}]==]
+         [==[-DSANITIZER=${CUDALAB_COMPUTE_SANITIZER}]==] [==[-DTOOL=${tool}]==]
+         [==[-DEXE=$<TARGET_FILE:${driver}>]==] [==[-DCASE=${case}]==] [==[-DEXPECT=${expect}]==]
+         [==[-DNAME=${short}]==] -P [==[${CUDALAB_ROOT}cmake/RunSanitizer.cmake]==])
+set_tests_properties([==[${name}]==] PROPERTIES LABELS \"${lab};correctness;gpu;sanitizer\"
+  SKIP_REGULAR_EXPRESSION [==[\\[ CUDALAB  \\] skipped:]==] TIMEOUT ${heavy_timeout} PROCESSORS 2
+  ENVIRONMENT \"CUDALAB_STATE_DIR=${CMAKE_CURRENT_BINARY_DIR};CUDALAB_KERNEL_TIMEOUT=${ARG_PERF_TIMEOUT}\")
+list(APPEND cudalab_late_${lab} [==[${name}]==])
+")
     endforeach()
   endif()
+  string(APPEND lab_tests "\
+if(cudalab_early_${lab} AND cudalab_late_${lab})
+  set_tests_properties(\${cudalab_late_${lab}} PROPERTIES DEPENDS \"\${cudalab_early_${lab}}\")
+endif()
+")
+  file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${lab}_tests.cmake CONTENT "${lab_tests}")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${CMAKE_CURRENT_BINARY_DIR}/${lab}_tests.cmake)
 
   foreach(used IN LISTS ARG_DEMO_USES)
     if(ARG_DEMO AND NOT TARGET ${used})

@@ -6,29 +6,89 @@
 #   * any test whose result is the same for skeleton and reference is listed: it cannot fail.
 #
 #   tools/gpu-check.sh [--repeat N] [-L <label regex>] [--no-demos] [-j N]
+#   tools/gpu-check.sh --hang
 #
-# -j N runs up to N correctness tests at once; tests that time kernels or run Nsight Compute are
-# RUN_SERIAL in CTest and still run alone (default 1: everything one at a time).
+# -j N runs up to N correctness tests at once (default: the test preset's 4); tests that time
+# kernels, run Nsight Compute or size their data from the free GPU memory are RUN_SERIAL in CTest
+# and still run alone. After each run the 12 slowest tests and the time spent in tests that run
+# alone are printed (from ctest's JUnit file, kept in build/gpu-check/).
+#
+# --hang measures the worst case of the hang watchdog: a copy of the repository in which every
+# kernel of solutions/ starts with an endless loop is configured, built and graded with the
+# check preset (build/gpu-check/hang/), and the wall-clock times are printed. Every lab must end
+# with one "kernel did not finish" test (or a few, with -j) and its other GPU tests "not run".
 #
 # Logs and score tables: build/gpu-check/. Exit status 0 only if the summary says OK.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repeat=1
 demos=1
-jobs=1
+jobs_args=()
 label_args=()
+hang=0
 while (($#)); do
   case "$1" in
     --repeat) repeat="$2"; shift 2 ;;
     -L) label_args=(-L "$2"); shift 2 ;;
     --no-demos) demos=0; shift ;;
-    -j) jobs="$2"; shift 2 ;;
-    *) echo "usage: $0 [--repeat N] [-L label] [--no-demos] [-j N]" >&2; exit 2 ;;
+    -j) jobs_args=(-j "$2"); shift 2 ;;
+    --hang) hang=1; shift ;;
+    *) echo "usage: $0 [--repeat N] [-L label] [--no-demos] [-j N] | --hang" >&2; exit 2 ;;
   esac
 done
 out=build/gpu-check
 mkdir -p "$out"
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
+
+# timings <junit.xml>: the slowest tests and the time spent in tests that run alone.
+timings() {
+  python3 - "$1" <<'PY'
+import sys, xml.etree.ElementTree as ET
+try:
+    cases = [(float(c.get("time", 0)), c.get("name", "")) for c in ET.parse(sys.argv[1]).iter("testcase")]
+except (OSError, ET.ParseError) as e:
+    sys.exit(f"   (no timings: {e})")
+print(f"   {len(cases)} tests, {sum(t for t, _ in cases):.0f} s of test time in all; slowest:")
+for t, name in sorted(cases, reverse=True)[:12]:
+    print(f"   {t:7.1f} s  {name}")
+PY
+}
+
+if ((hang)); then
+  # A copy of the tracked files (and the working tree's edits), every kernel made endless.
+  tree="$out/hang/src"
+  rm -rf "$out/hang"
+  mkdir -p "$tree"
+  git ls-files -z --cached --others --exclude-standard | grep -zv '^build/' | xargs -0 cp --parents -t "$tree"
+  python3 - "$tree" <<'PY'
+import pathlib, re, sys
+n = 0
+for f in pathlib.Path(sys.argv[1], "solutions").rglob("*.cu"):
+    text, out, i = f.read_text(), [], 0
+    for m in re.finditer(r"__global__", text):
+        prefix = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        if m.start() < i or "//" in prefix or "/*" in prefix or prefix.lstrip().startswith("*"):
+            continue  # in a comment
+        brace, semi = text.find("{", m.end()), text.find(";", m.end())
+        if brace < 0 or (0 <= semi < brace):
+            continue  # a declaration
+        out.append(text[i:brace + 1] + "\n  for (volatile int cudalab_spin = 1; cudalab_spin;) {\n  }\n")
+        i, n = brace + 1, n + 1
+    f.write_text("".join(out) + text[i:])
+print(f"== --hang: {n} kernels in solutions/ start with an endless loop")
+PY
+  start=$(date +%s)
+  (cd "$tree" && cmake --preset check >"../build.log" 2>&1 && cmake --build --preset check -- -k >>"../build.log" 2>&1)
+  built=$(date +%s)
+  (cd "$tree" && ctest --preset check "${jobs_args[@]}" >"../ctest.log" 2>&1)
+  done_=$(date +%s)
+  grep -E '^(ch|total|lab )' "$out/hang/ctest.log" | sed 's/^/   /'
+  echo "== --hang: configure + build $((built - start)) s, tests $((done_ - built)) s, total $((done_ - start)) s"
+  echo "   'kernel did not finish': $(grep -c 'kernel did not finish in' "$out/hang/ctest.log") test(s);" \
+       "'not run: an earlier test': $(grep -c 'not run: an earlier test' "$out/hang/ctest.log") test(s)"
+  timings "$tree/build/check/grade/junit.xml"
+  exit 0
+fi
 
 # With -L, build only the labs whose names match it (much faster); otherwise every lab.
 labs=""
@@ -60,13 +120,17 @@ done
 summaries=()
 for i in $(seq 1 "$repeat"); do
   echo "== reference run $i/$repeat"
-  ctest --preset check -j "$jobs" "${label_args[@]}" >"$out/check-$i.log" 2>&1
+  start=$(date +%s)
+  ctest --preset check "${jobs_args[@]}" "${label_args[@]}" >"$out/check-$i.log" 2>&1
+  echo "   ctest took $(($(date +%s) - start)) s"
   cp build/check/grade/summary.json "$out/check-$i.json"
+  cp build/check/grade/junit.xml "$out/check-$i.junit.xml"
   summaries+=("$out/check-$i.json")
   grep -E '^(ch|total|lab )' "$out/check-$i.log" | sed 's/^/   /'
+  timings "$out/check-$i.junit.xml"
 done
 echo "== skeleton run"
-ctest --preset grade -j "$jobs" "${label_args[@]}" >"$out/grade.log" 2>&1
+ctest --preset grade "${jobs_args[@]}" "${label_args[@]}" >"$out/grade.log" 2>&1
 cp build/grade/grade/summary.json "$out/grade.json"
 grep -E '^(ch|total|lab )' "$out/grade.log" | sed 's/^/   /'
 

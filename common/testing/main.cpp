@@ -1,5 +1,9 @@
 // main() of every lab test binary: GoogleTest plus a listener that prints one
-// "[ CUDALAB  ] reason: ..." line per failed test, which the score table shows.
+// "[ CUDALAB  ] reason: ..." line per failed test, which the score table shows, and starts the
+// watchdog's clock for each test (cudalab/watchdog.hpp: a test that does not finish in its budget
+// ends the process with a reason line instead of waiting for the CTest timeout).
+#include "cudalab/watchdog.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -28,7 +32,11 @@ std::string reason_of(const std::string &message) {
 
 class ReasonPrinter : public ::testing::EmptyTestEventListener {
   bool reported_ = false;
-  void OnTestStart(const ::testing::TestInfo &) override { reported_ = false; }
+  void OnTestStart(const ::testing::TestInfo &info) override {
+    reported_ = false;
+    cudalab::watchdog::arm(std::string(info.test_suite_name()) + "." + info.name());
+  }
+  void OnTestEnd(const ::testing::TestInfo &) override { cudalab::watchdog::disarm(); }
   void OnTestPartResult(const ::testing::TestPartResult &r) override {
     if (reported_ || r.type() == ::testing::TestPartResult::kSuccess) return;
     const char *tag = r.skipped() ? "skipped" : "reason";

@@ -1,5 +1,7 @@
 #include "cudalab/testing.cuh"
 
+#include "cudalab/watchdog.hpp"
+
 #include <cstdio>
 
 namespace cudalab {
@@ -12,15 +14,22 @@ void HostTest::SetUp() {
 }
 
 void GpuTest::SetUp() {
+  // A test of this lab hung earlier in this ctest run (its kernel may still be unfinished work of
+  // a killed process): fail at once, before touching the GPU.
+  if (std::string hung = watchdog::earlier_hang(); !hung.empty()) {
+    not_run_ = true;
+    GTEST_FAIL() << hung;
+  }
   std::string why;
   if (!gpu_available(&why)) GTEST_SKIP() << why;
+  watchdog::mark_gpu();  // from here on, a test that does not finish marks the lab as hung
   HostTest::SetUp();
   cudaError_t err = query_device(0, &device_);
   if (err != cudaSuccess) GTEST_FAIL() << describe_error(err, "query_device(0)", __FILE__, __LINE__);
 }
 
 void GpuTest::TearDown() {
-  if (IsSkipped()) return;
+  if (IsSkipped() || not_run_) return;
   // A kernel that faulted leaves the context unusable; say so rather than fail confusingly later.
   cudaError_t err = cudaDeviceSynchronize();
   if (err != cudaSuccess) ADD_FAILURE() << describe_error(err, "device state after the test", __FILE__, __LINE__);

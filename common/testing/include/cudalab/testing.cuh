@@ -32,7 +32,10 @@ class HostTest : public ::testing::Test {
 };
 
 /// @brief Base fixture for GPU tests. Skips the test in SetUp (so CTest reports it as Skipped,
-/// not Passed) when no usable GPU exists, otherwise queries the device and draws the seed.
+/// not Passed) when no usable GPU exists, otherwise queries the device and draws the seed. Fails
+/// it at once, without touching the GPU, when an earlier test of the same lab did not finish in
+/// its time budget in this ctest run (see cudalab/watchdog.hpp). A derived fixture's SetUp should
+/// return when `IsSkipped() || HasFatalFailure()` after calling this one.
 class GpuTest : public HostTest {
  protected:
   void SetUp() override;
@@ -42,6 +45,7 @@ class GpuTest : public HostTest {
 
  private:
   DeviceInfo device_;
+  bool not_run_ = false;  // failed in SetUp because the lab hung earlier
 };
 
 /// @brief Compares @p actual with @p expected element by element. On mismatch the message names

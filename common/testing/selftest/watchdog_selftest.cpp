@@ -1,0 +1,67 @@
+// A stand-in for a lab test binary, for the watchdog's own test (WatchdogSelftest.cmake); no GPU
+// needed. `watchdog_selftest <mode>`, with CUDALAB_KERNEL_TIMEOUT and CUDALAB_STATE_DIR set:
+//   gpu-hang   a "GPU test" that starts a child process and never finishes: the watchdog must
+//              print the reason, write the lab's hang marker, kill the child and exit with 124
+//   host-hang  a host test that never finishes: reason and exit 124, but no marker
+//   finishes   a test that ends within its budget, then the process idles past it: exit 0
+//   next       a later test: prints watchdog::earlier_hang() (exit 0) or "no hang" (exit 3)
+#include "cudalab/watchdog.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include <unistd.h>
+
+namespace {
+
+/// Sleeps long past any budget the test sets.
+void hang() { std::this_thread::sleep_for(std::chrono::seconds(60)); }
+
+/// Starts `sleep 600` as a child (as an Nsight Compute run would be) and writes its pid to @p file.
+void start_child(const std::string &file) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execlp("sleep", "sleep", "600", static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  std::ofstream(file) << pid << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const char *dir = std::getenv("CUDALAB_STATE_DIR");
+  if (mode == "gpu-hang") {
+    cudalab::watchdog::arm("Selftest.GpuHang");
+    cudalab::watchdog::mark_gpu();
+    if (dir != nullptr) start_child(std::string(dir) + "/child.pid");
+    std::printf("[ CUDALAB  ] seed: 42 (buffered output, flushed by the watchdog)\n");  // no fflush
+    hang();
+    return 0;  // not reached when the watchdog works
+  }
+  if (mode == "host-hang") {
+    cudalab::watchdog::arm("Selftest.HostHang");
+    hang();
+    return 0;
+  }
+  if (mode == "finishes") {
+    cudalab::watchdog::arm("Selftest.Finishes");
+    cudalab::watchdog::mark_gpu();
+    cudalab::watchdog::disarm();
+    std::this_thread::sleep_for(std::chrono::duration<double>(2.0 * cudalab::watchdog::budget_seconds() + 0.5));
+    std::printf("finished\n");
+    return 0;
+  }
+  if (mode == "next") {
+    const std::string why = cudalab::watchdog::earlier_hang();
+    std::printf("%s\n", why.empty() ? "no hang" : why.c_str());
+    return why.empty() ? 3 : 0;
+  }
+  std::fprintf(stderr, "usage: %s gpu-hang|host-hang|finishes|next\n", argv[0]);
+  return 2;
+}
