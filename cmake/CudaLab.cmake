@@ -564,6 +564,11 @@ function(cudalab_add_lab lab)
   # The student's code: one library per lab, its header directory public.
   add_library(${lab} STATIC ${sources})
   cudalab_cuda_target(${lab})
+  if(CMAKE_NM)  # no redefinitions of the runtime's or the tests' functions (cmake/CheckLabSymbols.cmake)
+    add_custom_command(TARGET ${lab} POST_BUILD VERBATIM
+      COMMAND ${CMAKE_COMMAND} -DARCHIVE=$<TARGET_FILE:${lab}> -DNM=${CMAKE_NM}
+              -DSOURCE_DIR=${CUDALAB_ROOT}${variant}/${lab} -P ${CUDALAB_ROOT}cmake/CheckLabSymbols.cmake)
+  endif()
   target_include_directories(${lab} PUBLIC ${CUDALAB_LABS_DIR}/${lab})
   target_link_libraries(${lab} PUBLIC cudalab::common ${ARG_LIBRARIES})
   if(ARG_SEPARABLE)

@@ -394,7 +394,7 @@ def build_and_grade(out: Path, build: Path, selected: list[str]) -> str:
     (build / "grade" / "results.json").unlink(missing_ok=True)
     env = dict(os.environ, CUDALAB_GRADING="1")  # the grade step runs below, with the build log
     (out / "ctest.log").write_text("")
-    run(["ctest", "--test-dir", str(build), "-j", "1", "--output-junit", str(junit),
+    run(["ctest", "--test-dir", str(build), "-j", "4", "--output-junit", str(junit),
          "-L", "|".join(f"^{lab}$" for lab in selected)], out / "ctest.log", env=env)
     return grade_step(build, junit, log)
 

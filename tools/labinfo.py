@@ -154,11 +154,20 @@ def read_labs(root: Path = ROOT) -> dict[str, Lab]:
 
 
 def suggest(name: str, known: list[str], n: int = 3) -> list[str]:
-    """The lab names closest to @p name: those it starts, else the most similar."""
+    """The lab names closest to @p name: those it starts or is part of, those with its chapter and
+    section numbers, else the most similar."""
     lowered = name.lower()
     prefix = [k for k in known if k.lower().startswith(lowered)] if lowered else []
     if prefix:
         return prefix[:n]
+    contains = [k for k in known if lowered in k.lower()] if len(lowered) >= 4 else []
+    if contains:
+        return contains[:n]
+    numbers = re.match(r"ch0*(\d+)[_.-]0*(\d+)", lowered)  # ch3_5, ch03.05, ...
+    if numbers:
+        same = [k for k in known if re.match(rf"ch0*{numbers[1]}_0*{numbers[2]}(_|$)", k)]
+        if same:
+            return same[:n]
     return difflib.get_close_matches(lowered, known, n=n, cutoff=0.5)
 
 

@@ -43,7 +43,7 @@ std::string PerfReport::line() const {
      << " ms (median of " << cmp.candidate.reps << ", noise " << 100.0 * cmp.candidate.spread << "% / "
      << 100.0 * cmp.baseline.spread << "%)";
   os.precision(2);
-  os << ", speed-up " << cmp.speedup() << "x, required >= " << threshold << "x";
+  os << ", speed-up " << cmp.speedup() << "x, required >= " << threshold << "x" << threshold_note(threshold_key);
   if (bytes > 0) {
     double bw = gbs(bytes, cmp.candidate.median_ms);
     double copy = measured_copy_bandwidth_gbs();
