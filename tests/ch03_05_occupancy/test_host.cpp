@@ -7,6 +7,8 @@
 
 #include <cuda_occupancy.h>
 
+#include <algorithm>
+#include <random>
 #include <sstream>
 
 namespace {
@@ -133,6 +135,113 @@ TEST_P(MatchesCudaOcc, BestBlockSize) {
                              << " B dynamic shared memory, kernel limit " << kernel_limit
                              << " threads): expected " << want << " (cudaOccMaxPotentialOccupancyBlockSize), got " << got;
       }
+}
+
+TEST_P(MatchesCudaOcc, RaggedShapesAndEveryLimitEdge) {
+  // Fresh random shapes (seeded): any block size, register count, static and dynamic shared memory
+  // (not multiples of any unit), kernel thread limits, opt-in or not; plus, for every k, the
+  // largest block that still fits k per SM and one byte more, where the allocation unit and the
+  // reservation decide between k and k - 1 blocks.
+  const Arch &a = GetParam();
+  const SmLimits sm = limits_of(a);
+  const cudaOccDeviceProp props = occ_props(a);
+  const cudaOccDeviceState state;
+  std::mt19937_64 rng(seed());
+  int cases = 0, wrong = 0;
+  std::string first;
+  auto check = [&](const KernelUsage &k) {
+    cudaOccResult want;
+    const cudaOccFuncAttributes attrs = occ_attrs(k);
+    if (cudaOccMaxActiveBlocksPerMultiprocessor(&want, &props, &attrs, &state, k.threads_per_block, k.dynamic_smem) !=
+        CUDA_OCC_SUCCESS)
+      return;
+    const Occupancy got = compute_occupancy(sm, k);
+    const unsigned want_lim = want.limitingFactors & kKnownLimiters;
+    const int want_warps = want.activeBlocksPerMultiprocessor * ((k.threads_per_block + 31) / 32);
+    ++cases;
+    if (got.blocks_per_sm != want.activeBlocksPerMultiprocessor || got.limiters != want_lim ||
+        got.warps_per_sm != want_warps || got.occupancy != double(want_warps) / (a.max_threads_per_sm / 32)) {
+      if (wrong++ == 0) {
+        std::ostringstream os;
+        os << "compute_occupancy(" << describe(a.name, k) << "): expected " << want.activeBlocksPerMultiprocessor
+           << " blocks/SM, " << want_warps << " warps, limited by " << limiter_names(want_lim) << ", got "
+           << got.blocks_per_sm << " blocks/SM, " << got.warps_per_sm << " warps, occupancy " << got.occupancy
+           << ", limited by " << limiter_names(got.limiters);
+        first = os.str();
+      }
+    }
+  };
+  for (int i = 0; i < 40000; ++i) {
+    KernelUsage k;
+    k.threads_per_block = 1 + static_cast<int>(rng() % 1100);
+    k.regs_per_thread = static_cast<int>(rng() % 256);
+    k.static_smem = rng() % 3 == 0 ? 0 : rng() % 16000;
+    k.smem_opt_in = rng() % 2 == 0;
+    const std::size_t limit = k.smem_opt_in ? a.smem_optin : 49152;
+    k.dynamic_smem = rng() % 4 == 0 ? 0 : rng() % (limit + 2048);
+    if (k.smem_opt_in && k.dynamic_smem <= 49152) k.dynamic_smem += 49152;  // opted in: above the default
+    check(k);
+  }
+  for (int blocks = 1; blocks <= a.max_blocks_per_sm; ++blocks)
+    for (std::size_t st : {std::size_t(0), std::size_t(1000)})
+      for (int extra : {-1, 0, 1}) {
+        const long long edge = static_cast<long long>(a.smem_per_sm / blocks / 128 * 128) - static_cast<long long>(a.reserved) -
+                               static_cast<long long>(st) + extra;
+        if (edge < 0) continue;
+        for (int threads : {32, 64, 96}) {
+          const bool opt_in = static_cast<std::size_t>(edge) + st > 49152;
+          check({threads, 32, st, static_cast<std::size_t>(edge), opt_in, 0});
+        }
+      }
+  // Exactly at the per-block limits and one byte over: 48 KB without opt-in, the opt-in limit with it.
+  for (std::size_t st : {std::size_t(0), std::size_t(2048), std::size_t(3000)})
+    for (bool opt_in : {false, true})
+      for (int extra : {-1, 0, 1}) {
+        const std::size_t limit = opt_in ? a.smem_optin : 49152;
+        for (int threads : {64, 256, 1000}) check({threads, 40, st, limit - st + extra, opt_in, 0});
+      }
+  EXPECT_EQ(wrong, 0) << first << " (" << wrong << " of " << cases
+                      << " configurations differ from cuda_occupancy.h, seed=" << seed() << ")";
+}
+
+TEST_P(MatchesCudaOcc, BestBlockSizeForRaggedKernelLimits) {
+  // Brute force: every multiple of 32 up to the device's and the kernel's limit, most active warps
+  // (cuda_occupancy.h), ties to the larger block; 0 if none can run. Kernel limits that are not
+  // multiples of 32 (__launch_bounds__(100)), static shared memory, opt-in.
+  const Arch &a = GetParam();
+  const SmLimits sm = limits_of(a);
+  const cudaOccDeviceProp props = occ_props(a);
+  const cudaOccDeviceState state;
+  std::mt19937_64 rng(seed());
+  for (int i = 0; i < 400; ++i) {
+    KernelUsage k;
+    k.regs_per_thread = static_cast<int>(rng() % 256);
+    k.static_smem = rng() % 2 == 0 ? 0 : rng() % 12000;
+    k.smem_opt_in = rng() % 3 == 0;
+    k.dynamic_smem = rng() % 3 == 0 ? 0 : rng() % (k.smem_opt_in ? a.smem_optin : 49152);
+    const int limits[] = {0, 100, 200, 256, 500, 640, 1000, 32 + static_cast<int>(rng() % 1000)};
+    k.max_threads_per_block = limits[rng() % 8];
+    const int cap = k.max_threads_per_block > 0 ? std::min(1024, k.max_threads_per_block) : 1024;
+    int want = 0, want_warps = 0;
+    for (int t = 32; t <= cap; t += 32) {
+      KernelUsage u = k;
+      u.threads_per_block = t;
+      const cudaOccFuncAttributes attrs = occ_attrs(u);
+      cudaOccResult r;
+      ASSERT_EQ(cudaOccMaxActiveBlocksPerMultiprocessor(&r, &props, &attrs, &state, t, k.dynamic_smem),
+                CUDA_OCC_SUCCESS);
+      const int warps = r.activeBlocksPerMultiprocessor * (t / 32);
+      if (warps > 0 && warps >= want_warps) {
+        want = t;
+        want_warps = warps;
+      }
+    }
+    const int got = best_block_size(sm, k);
+    ASSERT_EQ(got, want) << "best_block_size(" << describe(a.name, k) << ", kernel limit " << k.max_threads_per_block
+                         << " threads): expected " << want << " (" << want_warps
+                         << " warps per SM; ties go to the larger block, 0 if no block size can run), got " << got
+                         << " (seed=" << seed() << ")";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(OccupancyVsToolkit, MatchesCudaOcc, ::testing::ValuesIn(kArchs),
