@@ -105,6 +105,19 @@ INSTANTIATE_TEST_SUITE_P(WarpLayout, RecordWarpLayout,
                            return "block" + std::to_string(b.x) + "x" + std::to_string(b.y) + "x" + std::to_string(b.z);
                          });
 
+class GridShapes : public cudalab::GpuTest {};
+
+TEST_F(GridShapes, EveryGridDimensionCountsInTheBlockIndex) {
+  // Grids long in x, in y, in z and in all three, with a 3D and a 2D block: the block's linear
+  // index must use gridDim.x and gridDim.y (x fastest, then y, then z), whatever the seed draws.
+  const dim3 grids[] = {dim3(5, 1, 1), dim3(1, 5, 1), dim3(1, 1, 5), dim3(3, 2, 2), dim3(2, 3, 4), dim3(4, 1, 3)};
+  for (dim3 block : {dim3(7, 5, 3), dim3(40, 2, 1)})
+    for (dim3 grid : grids) {
+      const std::string error = layout_error(block, grid, seed());
+      if (!error.empty()) GTEST_FAIL() << error;
+    }
+}
+
 class RandomBlockShapes : public cudalab::GpuTest {};
 
 TEST_F(RandomBlockShapes, EveryThreadKnowsItsLinearIdWarpAndLane) {

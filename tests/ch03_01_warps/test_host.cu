@@ -82,7 +82,11 @@ TEST_F(WarpMath, RegistersAreAllocatedForWholeWarps) {
   EXPECT_EQ(registers_per_block(dim3(33), 37), 2560)
       << "registers_per_block(33x1x1, 37 regs/thread) returned " << registers_per_block(dim3(33), 37)
       << ", expected 2560 (2 warps x roundup(37 x 32, 256) = 2 x 1280)";
-  for (int regs : {1, 16, 24, 33, 40, 64, 96, 128, 255}) {
+  // 0 registers give 0; fixed counts around the 8-register (256 per warp) steps; fresh random ones.
+  std::vector<int> regs_list = {0, 1, 7, 8, 9, 16, 24, 33, 40, 64, 96, 128, 255};
+  std::mt19937_64 rng(seed());
+  for (int i = 0; i < 8; ++i) regs_list.push_back(1 + static_cast<int>(rng() % 255));
+  for (int regs : regs_list) {
     auto r =
         all_shapes(("registers_per_block[" + std::to_string(regs) + " regs/thread]").c_str(),
                    [regs](dim3 b) { return registers_per_block(b, regs); },
