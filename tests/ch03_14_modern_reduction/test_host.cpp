@@ -4,6 +4,8 @@
 
 #include "cudalab/testing.cuh"
 
+#include <random>
+
 namespace {
 
 struct GridCase {
@@ -44,6 +46,45 @@ TEST_F(ModernGrid, SmallInputGetsNoIdleBlocksButAtLeastOne) {
                             GridCase{"H100", 5, 132, 2048, 1024, 1}}) {
     check(c);
     if (HasFailure()) return;
+  }
+}
+
+// Every device shape and block size, not only the four GPUs above: random SM counts, threads per
+// SM that a block size does not divide (1536 / 1024: one block fits, not 1.5), block sizes that are
+// multiples of 32 but not powers of two, and n up to 2^32 - 1, where ceil(n / 4) computed as
+// (n + 3) / 4 in 32 bits wraps to 0. The expected grid is counted here in 64-bit arithmetic.
+TEST_F(ModernGrid, MatchesTheDefinitionForRandomDevicesAndSizes) {
+  std::mt19937_64 rng(seed());
+  const int threads_per_sm[] = {1024, 1536, 2048};
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int sms = 1 + static_cast<int>(rng() % 200);
+    const int tps = threads_per_sm[rng() % 3];
+    const unsigned int block = 32u * (1u + static_cast<unsigned int>(rng() % 32));  // 32 ... 1024
+    unsigned int n = 0;
+    switch (trial % 4) {
+      case 0:
+        n = static_cast<unsigned int>(rng() % 5000);
+        break;  // small: fewer blocks than a wave
+      case 1:
+        n = static_cast<unsigned int>(rng());
+        break;  // anything
+      case 2:
+        n = 0xFFFFFFFFu - static_cast<unsigned int>(rng() % 8);
+        break;  // the top of the range
+      default:
+        n = static_cast<unsigned int>(rng() % (1u << 24));
+        break;
+    }
+    const unsigned long long wave = static_cast<unsigned long long>(sms) * (static_cast<unsigned int>(tps) / block);
+    const unsigned long long groups = (static_cast<unsigned long long>(n) + 3) / 4;
+    const unsigned long long needed = (groups + block - 1) / block;
+    unsigned long long expected = wave < needed ? wave : needed;
+    if (expected < 1) expected = 1;
+    check(GridCase{"a random GPU", n, sms, tps, block, static_cast<unsigned int>(expected)});
+    if (HasFailure()) {
+      ADD_FAILURE() << "(trial " << trial << ", seed " << seed() << ")";
+      return;
+    }
   }
 }
 
