@@ -61,7 +61,8 @@ class SourceChecks : public cudalab::HostTest {
 
 TEST_F(SourceChecks, MathKernel3UsesABoolPredicateAndTwoSeparateIfs) {
   const std::string body = kernel_body(src_, "mathKernel3");
-  if (body.empty()) GTEST_FAIL() << "mathKernel3: no `__global__ void mathKernel3(...) { ... }` in " << CUDALAB_STUDENT_SOURCE;
+  if (body.empty())
+    GTEST_FAIL() << "mathKernel3: no `__global__ void mathKernel3(...) { ... }` in " << CUDALAB_STUDENT_SOURCE;
   std::smatch m;
   if (!std::regex_search(body, m, std::regex("\\bbool\\s+(\\w+)\\s*[={(]")))
     GTEST_FAIL() << "mathKernel3 (source check): no bool predicate. The seeds' mathKernel3 computes "
@@ -78,7 +79,8 @@ TEST_F(SourceChecks, MathKernel3UsesABoolPredicateAndTwoSeparateIfs) {
 
 TEST_F(SourceChecks, MathKernel4TakesTheWarpIndexWithAShift) {
   const std::string body = kernel_body(src_, "mathKernel4");
-  if (body.empty()) GTEST_FAIL() << "mathKernel4: no `__global__ void mathKernel4(...) { ... }` in " << CUDALAB_STUDENT_SOURCE;
+  if (body.empty())
+    GTEST_FAIL() << "mathKernel4: no `__global__ void mathKernel4(...) { ... }` in " << CUDALAB_STUDENT_SOURCE;
   if (!std::regex_search(body, std::regex(">>\\s*5\\b")))
     GTEST_FAIL() << "mathKernel4 (source check): the warp index is not taken with a shift. The seeds' mathKernel4 "
                     "computes `int itid = tid >> 5;` (mathKernel2 divides by warpSize); see divergence.cuh";

@@ -78,8 +78,8 @@ class ResidencyOnThisGpu : public cudalab::GpuTest {
           if (!check(k, fa, threads, dyn, got)) return;
         }
       }
-      std::printf("%-17s %3d regs/thread, %6zu B static shared memory, up to %d threads: checked\n", k.name,
-                  fa.numRegs, fa.sharedSizeBytes, fa.maxThreadsPerBlock);
+      std::printf("%-17s %3d regs/thread, %6zu B static shared memory, up to %d threads: checked\n", k.name, fa.numRegs,
+                  fa.sharedSizeBytes, fa.maxThreadsPerBlock);
     }
     std::printf("%d configurations checked\n", cases);
   }
@@ -87,23 +87,23 @@ class ResidencyOnThisGpu : public cudalab::GpuTest {
 
 TEST_F(ResidencyOnThisGpu, BlocksAndWarpsMatchCudaOccupancyMaxActiveBlocks) {
   const int max_warps = device().max_threads_per_sm / device().warp_size;
-  for_each_config([&](const RealKernel &k, const cudaFuncAttributes &fa, int threads, std::size_t dyn,
-                      const Residency &got) {
-    int want = 0;
-    EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&want, k.func, threads, dyn), cudaSuccess);
-    const int warps = want * ((threads + 31) / 32);
-    if (got.blocks_per_sm != want || got.warps_per_sm != warps || got.occupancy != double(warps) / max_warps ||
-        got.regs_per_thread != fa.numRegs || got.static_smem != fa.sharedSizeBytes || got.dynamic_smem != dyn) {
-      ADD_FAILURE() << "predict_residency for " << describe(k, fa, threads, dyn) << ": expected " << want
-                    << " blocks/SM, " << warps << " warps, occupancy " << double(warps) / max_warps << " ("
-                    << fa.numRegs << " regs, " << fa.sharedSizeBytes << " B static, " << dyn
-                    << " B dynamic), got " << got.blocks_per_sm << " blocks/SM, " << got.warps_per_sm << " warps, "
-                    << got.occupancy << " (" << got.regs_per_thread << " regs, " << got.static_smem << " B static, "
-                    << got.dynamic_smem << " B dynamic)";
-      return false;
-    }
-    return true;
-  });
+  for_each_config(
+      [&](const RealKernel &k, const cudaFuncAttributes &fa, int threads, std::size_t dyn, const Residency &got) {
+        int want = 0;
+        EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&want, k.func, threads, dyn), cudaSuccess);
+        const int warps = want * ((threads + 31) / 32);
+        if (got.blocks_per_sm != want || got.warps_per_sm != warps || got.occupancy != double(warps) / max_warps ||
+            got.regs_per_thread != fa.numRegs || got.static_smem != fa.sharedSizeBytes || got.dynamic_smem != dyn) {
+          ADD_FAILURE() << "predict_residency for " << describe(k, fa, threads, dyn) << ": expected " << want
+                        << " blocks/SM, " << warps << " warps, occupancy " << double(warps) / max_warps << " ("
+                        << fa.numRegs << " regs, " << fa.sharedSizeBytes << " B static, " << dyn << " B dynamic), got "
+                        << got.blocks_per_sm << " blocks/SM, " << got.warps_per_sm << " warps, " << got.occupancy
+                        << " (" << got.regs_per_thread << " regs, " << got.static_smem << " B static, "
+                        << got.dynamic_smem << " B dynamic)";
+          return false;
+        }
+        return true;
+      });
 }
 
 TEST_F(ResidencyOnThisGpu, LimitersMatchTheToolkitCalculator) {
@@ -112,22 +112,22 @@ TEST_F(ResidencyOnThisGpu, LimitersMatchTheToolkitCalculator) {
   const cudaOccDeviceProp occ_prop(prop);
   const cudaOccDeviceState state;
   const unsigned known = kLimitWarps | kLimitRegisters | kLimitSharedMemory | kLimitBlocks;
-  for_each_config([&](const RealKernel &k, const cudaFuncAttributes &fa, int threads, std::size_t dyn,
-                      const Residency &got) {
-    const cudaOccFuncAttributes occ_attr(fa);
-    cudaOccResult want;
-    EXPECT_EQ(cudaOccMaxActiveBlocksPerMultiprocessor(&want, &occ_prop, &occ_attr, &state, threads, dyn),
-              CUDA_OCC_SUCCESS);
-    const unsigned want_lim = want.limitingFactors & known;
-    if (got.limiters != want_lim || got.blocks_per_sm != want.activeBlocksPerMultiprocessor) {
-      ADD_FAILURE() << "predict_residency for " << describe(k, fa, threads, dyn) << ": expected "
-                    << want.activeBlocksPerMultiprocessor << " blocks/SM limited by " << limiter_names(want_lim)
-                    << " (cuda_occupancy.h), got " << got.blocks_per_sm << " limited by "
-                    << limiter_names(got.limiters);
-      return false;
-    }
-    return true;
-  });
+  for_each_config(
+      [&](const RealKernel &k, const cudaFuncAttributes &fa, int threads, std::size_t dyn, const Residency &got) {
+        const cudaOccFuncAttributes occ_attr(fa);
+        cudaOccResult want;
+        EXPECT_EQ(cudaOccMaxActiveBlocksPerMultiprocessor(&want, &occ_prop, &occ_attr, &state, threads, dyn),
+                  CUDA_OCC_SUCCESS);
+        const unsigned want_lim = want.limitingFactors & known;
+        if (got.limiters != want_lim || got.blocks_per_sm != want.activeBlocksPerMultiprocessor) {
+          ADD_FAILURE() << "predict_residency for " << describe(k, fa, threads, dyn) << ": expected "
+                        << want.activeBlocksPerMultiprocessor << " blocks/SM limited by " << limiter_names(want_lim)
+                        << " (cuda_occupancy.h), got " << got.blocks_per_sm << " limited by "
+                        << limiter_names(got.limiters);
+          return false;
+        }
+        return true;
+      });
 }
 
 TEST_F(ResidencyOnThisGpu, ImpossibleBlocksGiveZeroResidentBlocks) {
@@ -168,8 +168,10 @@ TEST_F(RegisterPressure, LaunchBoundsCapHungryBoundedAt64RegistersWithTheSameRes
   cudaFuncAttributes free_fa, bounded_fa;
   CUDALAB_ASSERT_OK(cudaFuncGetAttributes(&free_fa, hungryKernel));
   CUDALAB_ASSERT_OK(cudaFuncGetAttributes(&bounded_fa, hungryBounded));
-  std::printf("hungryKernel: %d registers/thread, %zu B local memory; hungryBounded: %d registers/thread, %zu B local memory (spills)\n",
-              free_fa.numRegs, free_fa.localSizeBytes, bounded_fa.numRegs, bounded_fa.localSizeBytes);
+  std::printf(
+      "hungryKernel: %d registers/thread, %zu B local memory; hungryBounded: %d registers/thread, %zu B local memory "
+      "(spills)\n",
+      free_fa.numRegs, free_fa.localSizeBytes, bounded_fa.numRegs, bounded_fa.localSizeBytes);
   if (bounded_fa.maxThreadsPerBlock != 256 || bounded_fa.numRegs > 64)
     GTEST_FAIL() << "hungryBounded: expected at most 256 threads per block and at most 64 registers per thread "
                     "(__launch_bounds__ for 4 blocks of 256 threads per SM), got "
@@ -202,8 +204,8 @@ class LaunchHistogram : public cudalab::GpuTest {
  protected:
   /// Runs launch_histogram on fresh data; "" if it succeeded with the right counts.
   std::string run(unsigned int n, unsigned int bins, int threads, int blocks, LaunchReport *rep) {
-    const std::string ctx = cudalab::context({{"n", n}, {"bins", bins}, {"threads", threads}, {"blocks", blocks},
-                                              {"seed", static_cast<long long>(seed())}});
+    const std::string ctx = cudalab::context(
+        {{"n", n}, {"bins", bins}, {"threads", threads}, {"blocks", blocks}, {"seed", static_cast<long long>(seed())}});
     const std::vector<int> raw = cudalab::random_ints(n, 0, 2147483647, seed() + bins);
     const std::vector<unsigned int> in(raw.begin(), raw.end());
     std::vector<unsigned int> want(bins, 0);
@@ -218,7 +220,8 @@ class LaunchHistogram : public cudalab::GpuTest {
       return std::string("launch_histogram refused or failed a launch that fits: ") + cudaGetErrorName(rep->error) +
              " \"" + rep->message + "\" (" + ctx + ")";
     std::vector<unsigned int> got;
-    if ((err = d_hist.download(&got)) != cudaSuccess) return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
+    if ((err = d_hist.download(&got)) != cudaSuccess)
+      return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
     auto r = cudalab::equal_arrays("launch_histogram (histogramShared)", ctx, want, got, "bin");
     return r ? "" : r.message();
   }
@@ -233,18 +236,18 @@ TEST_F(LaunchHistogram, RunsEveryLaunchThatFitsIncludingOptInSharedMemory) {
   // between the 48 KB default and the limit (T4: 14336 bins, 56 KB), so every GPU opts in.
   const unsigned int max_bins = static_cast<unsigned int>(device().smem_per_block_optin / 4);
   const unsigned int big = std::min(25600u, (12288u + max_bins) / 2);
-  const Config configs[] = {{1000, 1, 32, 1},       {100003, 257, 256, 64}, {1 << 20, 5000, 200, 300},
+  const Config configs[] = {{1000, 1, 32, 1},        {100003, 257, 256, 64},  {1 << 20, 5000, 200, 300},
                             {77777, 12288, 1024, 2}, {300001, big, 512, 132}, {50000, max_bins - 16, 96, 7}};
   for (const Config &c : configs) {
     LaunchReport rep;
     const std::string error = run(c.n, c.bins, c.threads, c.blocks, &rep);
     if (!error.empty()) GTEST_FAIL() << error;
     Residency want;
-    CUDALAB_ASSERT_OK(predict_residency(reinterpret_cast<const void *>(histogramShared), c.threads, c.bins * 4u, &want));
+    CUDALAB_ASSERT_OK(
+        predict_residency(reinterpret_cast<const void *>(histogramShared), c.threads, c.bins * 4u, &want));
     if (rep.residency.blocks_per_sm < 1 || rep.residency.blocks_per_sm != want.blocks_per_sm)
-      GTEST_FAIL() << "launch_histogram: report.residency says " << rep.residency.blocks_per_sm
-                   << " blocks/SM for " << c.bins << " bins and " << c.threads << " threads, predict_residency says "
-                   << want.blocks_per_sm;
+      GTEST_FAIL() << "launch_histogram: report.residency says " << rep.residency.blocks_per_sm << " blocks/SM for "
+                   << c.bins << " bins and " << c.threads << " threads, predict_residency says " << want.blocks_per_sm;
     std::printf("%6u bins (%6u B), %4d threads: %2d blocks/SM, limited by %s\n", c.bins, c.bins * 4u, c.threads,
                 rep.residency.blocks_per_sm, limiter_names(rep.residency.limiters).c_str());
   }
@@ -255,17 +258,18 @@ TEST_F(LaunchHistogram, RunsEveryLaunchThatFitsIncludingOptInSharedMemory) {
 void expect_refused(const LaunchReport &rep, unsigned limiter, const std::string &asked, const std::string &allowed,
                     const char *what) {
   if (rep.error == cudaSuccess)
-    GTEST_FAIL() << "launch_histogram with " << what << " returned cudaSuccess: a launch that cannot fit one block must be refused";
+    GTEST_FAIL() << "launch_histogram with " << what
+                 << " returned cudaSuccess: a launch that cannot fit one block must be refused";
   if (rep.limiter != limiter)
     GTEST_FAIL() << "launch_histogram with " << what << ": limiter is " << limiter_names(rep.limiter) << ", expected "
                  << limiter_names(limiter) << " (message: \"" << rep.message << "\")";
   if (rep.message.find(asked) == std::string::npos || rep.message.find(allowed) == std::string::npos)
-    GTEST_FAIL() << "launch_histogram with " << what << ": the message \"" << rep.message << "\" should name what was asked ("
-                 << asked << ") and what this GPU allows (" << allowed << ")";
+    GTEST_FAIL() << "launch_histogram with " << what << ": the message \"" << rep.message
+                 << "\" should name what was asked (" << asked << ") and what this GPU allows (" << allowed << ")";
   const cudaError_t pending = cudaGetLastError();
   if (pending != cudaSuccess)
-    GTEST_FAIL() << "launch_histogram with " << what << " left an error pending: cudaGetLastError() = "
-                 << cudaGetErrorName(pending);
+    GTEST_FAIL() << "launch_histogram with " << what
+                 << " left an error pending: cudaGetLastError() = " << cudaGetErrorName(pending);
   std::printf("refused as expected: %s -> %s\n", what, rep.message.c_str());
 }
 
@@ -290,8 +294,9 @@ TEST_F(LaunchHistogram, TooMuchSharedMemoryIsReportedNotLaunched) {
   CUDALAB_ASSERT_OK(d_in.upload(std::vector<unsigned int>(1000, 3)));
   CUDALAB_ASSERT_OK(d_hist.allocate(bins));
   const LaunchReport rep = launch_histogram(d_in.get(), d_hist.get(), 1000, bins, 256, 4);
-  expect_refused(rep, kLimitSharedMemory, std::to_string(std::size_t(bins) * 4), std::to_string(limit),
-                 (std::to_string(bins) + " bins (" + std::to_string(std::size_t(bins) * 4) + " B of shared memory)").c_str());
+  expect_refused(
+      rep, kLimitSharedMemory, std::to_string(std::size_t(bins) * 4), std::to_string(limit),
+      (std::to_string(bins) + " bins (" + std::to_string(std::size_t(bins) * 4) + " B of shared memory)").c_str());
   if (HasFailure()) return;
   LaunchReport ok;
   const std::string error = run(5000, 16, 256, 8, &ok);

@@ -46,40 +46,68 @@ constexpr int kRegsPerSm = 65536, kRegsPerBlock = 65536, kSmemPerBlock = 49152, 
 /// What the synthetic runtime answers (one test at a time).
 struct FakeRuntime {
   const Arch *arch = &kArchs[0];
-  cudaFuncAttributes func{};        ///< attributes of any kernel except histogramShared
-  cudaFuncAttributes histogram{};   ///< attributes of histogramShared
-  std::set<int> unknown_attributes; ///< attributes asked for that this device does not model
-  int set_attribute_calls = 0;      ///< cudaFuncSetAttribute calls
+  cudaFuncAttributes func{};         ///< attributes of any kernel except histogramShared
+  cudaFuncAttributes histogram{};    ///< attributes of histogramShared
+  std::set<int> unknown_attributes;  ///< attributes asked for that this device does not model
+  int set_attribute_calls = 0;       ///< cudaFuncSetAttribute calls
 } g_fake;
 
 int attribute_value(cudaDeviceAttr attr, bool *known) {
   const Arch &a = *g_fake.arch;
   *known = true;
   switch (attr) {
-    case cudaDevAttrComputeCapabilityMajor: return a.major;
-    case cudaDevAttrComputeCapabilityMinor: return a.minor;
-    case cudaDevAttrWarpSize: return 32;
-    case cudaDevAttrMaxThreadsPerBlock: return 1024;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: return a.max_threads_per_sm;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: return a.max_blocks_per_sm;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: return kRegsPerSm;
-    case cudaDevAttrMaxRegistersPerBlock: return kRegsPerBlock;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: return a.smem_per_sm;
-    case cudaDevAttrMaxSharedMemoryPerBlock: return kSmemPerBlock;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: return a.smem_optin;
-    case cudaDevAttrReservedSharedMemoryPerBlock: return a.reserved;
-    case cudaDevAttrMultiProcessorCount: return kSms;
-    case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: return 1024;
-    case cudaDevAttrMaxBlockDimZ: return 64;
-    case cudaDevAttrMaxGridDimX: return INT_MAX;
-    case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ: return 65535;
-    case cudaDevAttrTotalConstantMemory: return 65536;
-    case cudaDevAttrL2CacheSize: return 4 << 20;
-    case cudaDevAttrGlobalMemoryBusWidth: return 256;
-    case cudaDevAttrMemoryClockRate: return 5000000;
-    case cudaDevAttrClockRate: return 1500000;
-    case cudaDevAttrGlobalL1CacheSupported: case cudaDevAttrLocalL1CacheSupported: return 1;
-    default: *known = false; return 0;
+    case cudaDevAttrComputeCapabilityMajor:
+      return a.major;
+    case cudaDevAttrComputeCapabilityMinor:
+      return a.minor;
+    case cudaDevAttrWarpSize:
+      return 32;
+    case cudaDevAttrMaxThreadsPerBlock:
+      return 1024;
+    case cudaDevAttrMaxThreadsPerMultiProcessor:
+      return a.max_threads_per_sm;
+    case cudaDevAttrMaxBlocksPerMultiprocessor:
+      return a.max_blocks_per_sm;
+    case cudaDevAttrMaxRegistersPerMultiprocessor:
+      return kRegsPerSm;
+    case cudaDevAttrMaxRegistersPerBlock:
+      return kRegsPerBlock;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+      return a.smem_per_sm;
+    case cudaDevAttrMaxSharedMemoryPerBlock:
+      return kSmemPerBlock;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+      return a.smem_optin;
+    case cudaDevAttrReservedSharedMemoryPerBlock:
+      return a.reserved;
+    case cudaDevAttrMultiProcessorCount:
+      return kSms;
+    case cudaDevAttrMaxBlockDimX:
+    case cudaDevAttrMaxBlockDimY:
+      return 1024;
+    case cudaDevAttrMaxBlockDimZ:
+      return 64;
+    case cudaDevAttrMaxGridDimX:
+      return INT_MAX;
+    case cudaDevAttrMaxGridDimY:
+    case cudaDevAttrMaxGridDimZ:
+      return 65535;
+    case cudaDevAttrTotalConstantMemory:
+      return 65536;
+    case cudaDevAttrL2CacheSize:
+      return 4 << 20;
+    case cudaDevAttrGlobalMemoryBusWidth:
+      return 256;
+    case cudaDevAttrMemoryClockRate:
+      return 5000000;
+    case cudaDevAttrClockRate:
+      return 1500000;
+    case cudaDevAttrGlobalL1CacheSupported:
+    case cudaDevAttrLocalL1CacheSupported:
+      return 1;
+    default:
+      *known = false;
+      return 0;
   }
 }
 
@@ -226,9 +254,9 @@ TEST_P(SyntheticDevice, ResidencyMatchesTheToolkitCalculator) {
   std::mt19937_64 rng(seed());
   const int max_warps = a.max_threads_per_sm / 32;
 
-  std::vector<int> threads_list = {1,   31,  32,  33,  64,  96,  100, 128, 160, 192, 224, 256, 288, 320,
-                                   352, 384, 416, 480, 500, 512, 544, 640, 672, 736, 768, 800, 896, 928,
-                                   960, 992, 1000, 1024, 1025, 2048};
+  std::vector<int> threads_list = {1,   31,  32,  33,  64,  96,  100,  128,  160,  192, 224, 256,
+                                   288, 320, 352, 384, 416, 480, 500,  512,  544,  640, 672, 736,
+                                   768, 800, 896, 928, 960, 992, 1000, 1024, 1025, 2048};
   std::vector<int> regs_list = {0, 16, 24, 32, 33, 37, 40, 56, 64, 65, 72, 96, 128, 168, 255};
   for (int i = 0; i < 4; ++i) threads_list.push_back(1 + static_cast<int>(rng() % 1024));
   for (int i = 0; i < 3; ++i) regs_list.push_back(1 + static_cast<int>(rng() % 255));
@@ -245,8 +273,8 @@ TEST_P(SyntheticDevice, ResidencyMatchesTheToolkitCalculator) {
     const int optin_dyn = a.smem_optin - static_cast<int>(st);
     const int ragged_dyn = kSmemPerBlock + static_cast<int>(rng() % (a.smem_optin - kSmemPerBlock + 1)) - int(st);
     for (int max_dyn : {default_dyn, optin_dyn, ragged_dyn}) {
-      std::vector<std::size_t> dyns = {0, 1, 1000, 4096, 8192, 12288, 20000, 40000, 46 * 1024, 49 * 1024, 100 * 1024,
-                                       200 * 1024};
+      std::vector<std::size_t> dyns = {0,     1,     1000,      4096,      8192,       12288,
+                                       20000, 40000, 46 * 1024, 49 * 1024, 100 * 1024, 200 * 1024};
       for (int edge : {default_dyn, optin_dyn, ragged_dyn, a.smem_per_sm / 2, a.smem_per_sm / 3, a.smem_per_sm / 7})
         for (int d : {edge - a.reserved - 1, edge - 1, edge, edge + 1})
           if (d >= 0) dyns.push_back(std::size_t(d));
@@ -276,8 +304,7 @@ TEST_P(SyntheticDevice, ResidencyMatchesTheToolkitCalculator) {
               const int want_warps = want.activeBlocksPerMultiprocessor * ((threads + 31) / 32);
               const unsigned want_lim = want.limitingFactors & kKnown;
               Residency got;
-              const cudaError_t err =
-                  predict_residency(reinterpret_cast<const void *>(&g_fake), threads, dyn, &got);
+              const cudaError_t err = predict_residency(reinterpret_cast<const void *>(&g_fake), threads, dyn, &got);
               ++cases;
               const bool ok = err == cudaSuccess && got.blocks_per_sm == want.activeBlocksPerMultiprocessor &&
                               got.warps_per_sm == want_warps &&
@@ -294,10 +321,9 @@ TEST_P(SyntheticDevice, ResidencyMatchesTheToolkitCalculator) {
                 if (err != cudaSuccess)
                   os << "error " << cudaGetErrorName(err);
                 else
-                  os << got.blocks_per_sm << " blocks/SM, " << got.warps_per_sm << " warps, occupancy "
-                     << got.occupancy << ", limited by " << limiter_names(got.limiters) << " (regs "
-                     << got.regs_per_thread << ", static " << got.static_smem << " B, dynamic " << got.dynamic_smem
-                     << " B)";
+                  os << got.blocks_per_sm << " blocks/SM, " << got.warps_per_sm << " warps, occupancy " << got.occupancy
+                     << ", limited by " << limiter_names(got.limiters) << " (regs " << got.regs_per_thread
+                     << ", static " << got.static_smem << " B, dynamic " << got.dynamic_smem << " B)";
                 first = os.str();
               }
             }
@@ -306,8 +332,7 @@ TEST_P(SyntheticDevice, ResidencyMatchesTheToolkitCalculator) {
   }
   expect_only_known_attributes();
   std::printf("[ CUDALAB  ] %s: %lld configurations compared with cuda_occupancy.h\n", a.name, cases);
-  EXPECT_EQ(wrong, 0) << first << "; " << wrong << " of " << cases << " configurations differ (seed=" << seed()
-                      << ")";
+  EXPECT_EQ(wrong, 0) << first << "; " << wrong << " of " << cases << " configurations differ (seed=" << seed() << ")";
 }
 
 TEST_P(SyntheticDevice, LaunchHistogramRefusesWhatThisDeviceCannotHold) {

@@ -36,8 +36,9 @@ class LatencyHiding : public cudalab::GpuTest {
     CUDALAB_ASSERT_OK(out_.allocate(n));
     cudalab::TimingOptions opts;
     opts.reps = 31;  // 512 MB moved per run, 10 x L2: no flush needed
-    *cmp = cudalab::compare_kernels([&] { copyInt4Baseline<<<grid_base, kBlock, dyn_base>>>(in_.get(), out_.get(), n); },
-                                    [&] { copyInt4Ilp4<<<grid, kBlock, dyn>>>(in_.get(), out_.get(), n); }, opts);
+    *cmp =
+        cudalab::compare_kernels([&] { copyInt4Baseline<<<grid_base, kBlock, dyn_base>>>(in_.get(), out_.get(), n); },
+                                 [&] { copyInt4Ilp4<<<grid, kBlock, dyn>>>(in_.get(), out_.get(), n); }, opts);
     *bytes = 2.0 * double(n) * sizeof(int4);  // read + written
     std::printf(
         "[ CUDALAB  ] occupancy pinned: copyInt4Ilp4 %d block(s) of %u threads per SM (%zu B dynamic shared "

@@ -21,11 +21,11 @@ struct Arch {
 
 // Published limits (CUDA C++ Programming Guide, "Compute Capabilities").
 const Arch kArchs[] = {
-    {"sm_75", 7, 5, 1024, 16, 65536, 65536, 0},        // Turing (T4, RTX 20xx)
-    {"sm_80", 8, 0, 2048, 32, 167936, 166912, 1024},   // A100
-    {"sm_86", 8, 6, 1536, 16, 102400, 101376, 1024},   // RTX 30xx, A10
-    {"sm_89", 8, 9, 1536, 24, 102400, 101376, 1024},   // RTX 40xx, L4
-    {"sm_90", 9, 0, 2048, 32, 233472, 232448, 1024},   // H100
+    {"sm_75", 7, 5, 1024, 16, 65536, 65536, 0},       // Turing (T4, RTX 20xx)
+    {"sm_80", 8, 0, 2048, 32, 167936, 166912, 1024},  // A100
+    {"sm_86", 8, 6, 1536, 16, 102400, 101376, 1024},  // RTX 30xx, A10
+    {"sm_89", 8, 9, 1536, 24, 102400, 101376, 1024},  // RTX 40xx, L4
+    {"sm_90", 9, 0, 2048, 32, 233472, 232448, 1024},  // H100
 };
 
 SmLimits limits_of(const Arch &a) {
@@ -74,9 +74,8 @@ cudaOccFuncAttributes occ_attrs(const KernelUsage &k) {
 
 std::string describe(const char *arch, const KernelUsage &k) {
   std::ostringstream os;
-  os << arch << ": " << k.threads_per_block << " threads, " << k.regs_per_thread << " regs/thread, "
-     << k.static_smem << " B static + " << k.dynamic_smem << " B dynamic shared memory"
-     << (k.smem_opt_in ? " (opted in)" : "");
+  os << arch << ": " << k.threads_per_block << " threads, " << k.regs_per_thread << " regs/thread, " << k.static_smem
+     << " B static + " << k.dynamic_smem << " B dynamic shared memory" << (k.smem_opt_in ? " (opted in)" : "");
   return os.str();
 }
 
@@ -132,8 +131,8 @@ TEST_P(MatchesCudaOcc, BestBlockSize) {
                   CUDA_OCC_SUCCESS);
         int got = best_block_size(sm, k);
         ASSERT_EQ(got, want) << "best_block_size(" << a.name << ", " << regs << " regs/thread, " << dyn
-                             << " B dynamic shared memory, kernel limit " << kernel_limit
-                             << " threads): expected " << want << " (cudaOccMaxPotentialOccupancyBlockSize), got " << got;
+                             << " B dynamic shared memory, kernel limit " << kernel_limit << " threads): expected "
+                             << want << " (cudaOccMaxPotentialOccupancyBlockSize), got " << got;
       }
 }
 
@@ -185,8 +184,8 @@ TEST_P(MatchesCudaOcc, RaggedShapesAndEveryLimitEdge) {
   for (int blocks = 1; blocks <= a.max_blocks_per_sm; ++blocks)
     for (std::size_t st : {std::size_t(0), std::size_t(1000)})
       for (int extra : {-1, 0, 1}) {
-        const long long edge = static_cast<long long>(a.smem_per_sm / blocks / 128 * 128) - static_cast<long long>(a.reserved) -
-                               static_cast<long long>(st) + extra;
+        const long long edge = static_cast<long long>(a.smem_per_sm / blocks / 128 * 128) -
+                               static_cast<long long>(a.reserved) - static_cast<long long>(st) + extra;
         if (edge < 0) continue;
         for (int threads : {32, 64, 96}) {
           const bool opt_in = static_cast<std::size_t>(edge) + st > 49152;
