@@ -419,6 +419,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build-jobs", type=int, default=2, help="grading: make jobs per tree (default 2)")
     parser.add_argument("--gpu-jobs", type=int, default=1,
                         help="grading: correctness tests run at once (timed tests always run alone)")
+    parser.add_argument("--only", nargs="+", default=[], metavar="NAME",
+                        help="grading: only these mutants (their names, or lab/name)")
     parser.add_argument("--stop-early", action="store_true",
                         help="a wrong mutant that already lost correctness points skips the performance tests")
     args = parser.parse_args(argv)
@@ -431,12 +433,16 @@ def main(argv: list[str] | None = None) -> int:
         for message in unknown:
             print(f"mutants: {message}", file=sys.stderr)
         return 2
-    if not lab_mutants(args.labs):
+    def selected(lab: str, path: Path) -> bool:
+        return not args.only or path.name in args.only or f"{lab}/{path.name}" in args.only
+
+    chosen = [(lab, m) for lab, m in lab_mutants(args.labs) if selected(lab, m)]
+    if not chosen:
         print("mutants: no mutants found" + (f" for {', '.join(args.labs)}" if args.labs else ""), file=sys.stderr)
         return 1
 
     slots = []
-    for lab, group in itertools.groupby(lab_mutants(args.labs), key=lambda item: item[0]):
+    for lab, group in itertools.groupby(chosen, key=lambda item: item[0]):
         mutants = [m for _, m in group]
         n = max(1, math.ceil(len(mutants) / max(1, args.per_tree))) if args.jobs > 1 else 1
         for k in range(n):
