@@ -72,7 +72,7 @@ for f in pathlib.Path(sys.argv[1], "solutions").rglob("*.cu"):
         brace, semi = text.find("{", m.end()), text.find(";", m.end())
         if brace < 0 or (0 <= semi < brace):
             continue  # a declaration
-        out.append(text[i:brace + 1] + "\n  for (volatile int cudalab_spin = 1; cudalab_spin;) {\n  }\n")
+        out.append(text[i:brace + 1] + "\n  for (;;) __nanosleep(1000);  // never returns (a volatile spin loop is optimised away)\n")
         i, n = brace + 1, n + 1
     f.write_text("".join(out) + text[i:])
 print(f"== --hang: {n} kernels in solutions/ start with an endless loop")
