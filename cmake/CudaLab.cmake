@@ -718,3 +718,5 @@ function(cudalab_add_ncu_target lab source)
     "CUDALAB_NCU=\"${ncu}\"" "CUDALAB_PROFILE_TARGET=\"$<TARGET_FILE:${target}>\"")
   add_dependencies(${lab}_correctness_gpu ${target})
 endfunction()
+
+include(${CMAKE_CURRENT_LIST_DIR}/StudentPtx.cmake)  # cudalab_student_ptx(): checks of the compiled code

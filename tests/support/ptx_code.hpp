@@ -1,7 +1,7 @@
 /// @file ptx_code.hpp
 /// @brief Checks of the student's compiled code, for the rules a value cannot show. The build
-/// compiles the student's file to PTX (ptx.cmake in this directory, CUDALAB_STUDENT_PTX); these
-/// helpers cut one kernel out of it, together with every device function it calls that was not
+/// compiles the student's file to PTX (cudalab_student_ptx() in cmake/StudentPtx.cmake,
+/// CUDALAB_STUDENT_PTX); these helpers cut one kernel out of it, together with every device function it calls that was not
 /// inlined, and count its instructions by opcode (shfl.sync, bar.sync, ld.shared, ...) or find the
 /// calls the device runtime makes for a launch from the GPU. Used by ch03_11 to ch03_14.
 #pragma once

@@ -1,6 +1,6 @@
 # cudalab_student_ptx(<lab> <file> [RDC]): compiles the student's <file> (as the lab builds it:
-# labs/ or solutions/) to PTX for the checks of the compiled code in ptx_code.hpp, and compiles its
-# path into the lab's host test binary as CUDALAB_STUDENT_PTX. Rebuilt when the file or the lab's
+# labs/ or solutions/) to PTX for the checks of the compiled code (tests/support/ptx_code.hpp,
+# ptx_check.hpp), and compiles its path into the lab's host test binary as CUDALAB_STUDENT_PTX. Rebuilt when the file or the lab's
 # headers change. RDC: relocatable device code (labs that launch kernels from the GPU).
 # Call it after cudalab_add_lab(<lab> ... HOST_TESTS ...).
 #
@@ -58,5 +58,4 @@ function(cudalab_student_ptx lab file)
   add_custom_target(${lab}_ptx DEPENDS ${ptx})
   add_dependencies(${lab}_correctness_host ${lab}_ptx)
   target_compile_definitions(${lab}_correctness_host PRIVATE "CUDALAB_STUDENT_PTX=\"${ptx}\"")
-  target_include_directories(${lab}_correctness_host PRIVATE ${CMAKE_CURRENT_FUNCTION_LIST_DIR})
 endfunction()
