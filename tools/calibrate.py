@@ -59,6 +59,9 @@ from dataclasses import dataclass, field
 from decimal import ROUND_FLOOR, Decimal
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import grade  # noqa: E402  (its JSON reader and error type)
+
 ROOT = Path(__file__).resolve().parent.parent
 REQUIRED = re.compile(r"required >= ([0-9]+(?:\.[0-9]+)?)(x|%)?")
 NAMED = re.compile(r"threshold '([A-Za-z0-9_]+)'")
@@ -123,30 +126,12 @@ def matches_value(text: str, value: float) -> bool:
     return abs(value - float(text)) <= 0.5 * 10 ** -decimals + 1e-12
 
 
-class CalibrateError(Exception):
-    """Bad input: one line naming the file and what is wrong."""
+CalibrateError = grade.GradeError  # bad input: one line naming the file and what is wrong
 
 
 def read_json(path: Path, hint: str = ""):
     """The JSON value in @p path (UTF-8), or CalibrateError with the position."""
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise CalibrateError(f"{path}: no such file{hint}") from None
-    except OSError as e:
-        raise CalibrateError(f"{path}: cannot be read ({e.strerror or e})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = raw[:e.start].count(b"\n") + 1
-        raise CalibrateError(f"{path}: line {line}: not UTF-8 text "
-                             f"(byte 0x{raw[e.start]:02x})") from None
-    if not text.strip():
-        raise CalibrateError(f"{path}: empty{hint}")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise CalibrateError(f"{path}: line {e.lineno}, column {e.colno}: {e.msg}") from None
+    return grade.read_json(path, hint, missing="no such file")
 
 
 def read_summary(path: Path) -> dict:

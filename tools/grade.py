@@ -42,12 +42,13 @@ class GradeError(Exception):
     """A problem with the grade step's inputs: one line that names the file and what is wrong."""
 
 
-def read_json(path: Path, hint: str = ""):
-    """The JSON value in @p path (UTF-8); GradeError with the position when it is not valid JSON."""
+def read_json(path: Path, hint: str = "", missing: str = "missing"):
+    """The JSON value in @p path (UTF-8); GradeError with the position when it is not valid JSON
+    (also used by calibrate.py, whose word for an absent file is @p missing)."""
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
-        raise GradeError(f"{path}: missing{hint}") from None
+        raise GradeError(f"{path}: {missing}{hint}") from None
     except OSError as e:
         raise GradeError(f"{path}: cannot be read ({e.strerror or e})") from None
     try:
