@@ -131,7 +131,7 @@ def load_grading(grading_path: str, lab: str | None = None) -> dict:
     return data
 GTEST_SKIP = re.compile(r"^\S+:\d+: Skipped\n(.*)$", re.M)
 GTEST_FAILURE = re.compile(r"^\S+:\d+: Failure\n(.*)$", re.M)
-NOT_APPLICABLE = "not applicable on this GPU:"
+NOT_APPLICABLE = "not applicable on this GPU:"  # printed by CUDALAB_SKIP_NOT_APPLICABLE() (testing.cuh)
 
 
 @dataclass

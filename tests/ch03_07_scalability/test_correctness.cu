@@ -73,7 +73,7 @@ class SumMatrix64BitIndex : public cudalab::GpuTest {
     cudalab::GpuTest::SetUp();
     if (IsSkipped()) return;
     plan_ = plan_huge_matrix();
-    if (plan_.nx == 0) GTEST_SKIP() << "not applicable on this GPU: not enough free GPU memory for the 64-bit index test: " << plan_.skip;
+    if (plan_.nx == 0) CUDALAB_SKIP_NOT_APPLICABLE() << "not enough free GPU memory for the 64-bit index test: " << plan_.skip;
   }
   HugeMatrixPlan plan_;
 };

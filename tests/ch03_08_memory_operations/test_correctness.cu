@@ -36,7 +36,7 @@ class Coalesced64BitIndex : public cudalab::GpuTest {};
 
 TEST_F(Coalesced64BitIndex, RightPast32BitIndices) {
   const HugeMatrixPlan plan = plan_huge_matrix();
-  if (plan.nx == 0) GTEST_SKIP() << "not applicable on this GPU: not enough free GPU memory for the 64-bit index test: " << plan.skip;
+  if (plan.nx == 0) CUDALAB_SKIP_NOT_APPLICABLE() << "not enough free GPU memory for the 64-bit index test: " << plan.skip;
   const dim3 block(32, 16);
   const std::string error = huge_matrix_error(
       "sumMatrixCoalesced", plan,

@@ -168,7 +168,7 @@ TEST_F(Launcher, RefusesWhatTheGivenLimitsForbidWithoutLaunching) {
 // 2^32 elements (or 2^31 where only that fits); skipped, with the reason, on smaller GPUs.
 TEST_F(Launcher, RightPast32BitIndices) {
   const HugeMatrixPlan plan = plan_huge_matrix();
-  if (plan.nx == 0) GTEST_SKIP() << "not applicable on this GPU: not enough free GPU memory for the 64-bit index test: " << plan.skip;
+  if (plan.nx == 0) CUDALAB_SKIP_NOT_APPLICABLE() << "not enough free GPU memory for the 64-bit index test: " << plan.skip;
   LaunchLimits l;
   CUDALAB_ASSERT_OK(runtime_limits(&l));
   const dim3 block(32, 16);

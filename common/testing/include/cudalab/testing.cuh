@@ -96,6 +96,11 @@ std::string context(std::initializer_list<std::pair<const char *, long long>> va
 
 }  // namespace cudalab
 
+/// Skips the current test as one this GPU cannot run (not enough memory, an unknown architecture),
+/// as opposed to one that failed: the score table (tools/grade.py) lists it as "not applicable on
+/// this GPU" and leaves its points out of the total. Stream the reason after it.
+#define CUDALAB_SKIP_NOT_APPLICABLE() GTEST_SKIP() << "not applicable on this GPU: "
+
 /// Fails the current test (and returns from it) if a CUDA runtime call fails.
 #define CUDALAB_ASSERT_OK(expr)                                                                 \
   do {                                                                                          \
