@@ -437,6 +437,11 @@ def main(argv: list[str] | None = None) -> int:
         return not args.only or path.name in args.only or f"{lab}/{path.name}" in args.only
 
     chosen = [(lab, m) for lab, m in lab_mutants(args.labs) if selected(lab, m)]
+    unmatched = [n for n in args.only if not any(n in (m.name, f"{lab}/{m.name}") for lab, m in chosen)]
+    if unmatched:
+        print(f"mutants: --only names no mutant{' of ' + ', '.join(args.labs) if args.labs else ''}: "
+              f"{', '.join(unmatched)}", file=sys.stderr)
+        return 2
     if not chosen:
         print("mutants: no mutants found" + (f" for {', '.join(args.labs)}" if args.labs else ""), file=sys.stderr)
         return 1

@@ -139,6 +139,15 @@ class CheckTest(unittest.TestCase):
             self.assertIn("no lab named", text.getvalue())
             self.assertIn(hint, text.getvalue())
 
+    def test_only_names_that_match_no_mutant_exit_non_zero(self):
+        text = io.StringIO()
+        with contextlib.redirect_stderr(text), contextlib.redirect_stdout(text):
+            rc = mutants.main(["ch03_10_reduction_divergence", "--only", "neighboredless_as_interleaved",
+                               "no_such_mutant", "--out", str(self.root / "out")])
+        self.assertEqual(rc, 2)
+        self.assertIn("--only names no mutant of ch03_10_reduction_divergence: no_such_mutant", text.getvalue())
+        self.assertFalse((self.root / "out").exists())  # nothing built, nothing written
+
     def test_compile_command_uses_rdc_only_for_separable_labs(self):
         src = Path("/tmp/x/ch01_lab/k.cu")
         cmd = mutants.nvcc_command("nvcc", src, "ch01_lab", src.parent, self.root)
