@@ -5,7 +5,8 @@
 //                                                                  racecheck, memcheck: clean
 //   one_barrier       exhibit: the tiled kernel (16 x 16) without the second __syncthreads() of a
 //                     phase -- the next phase overwrites s_a / s_b while slower warps still read
-//                     them (a WAR hazard), 100 x 100                racecheck: flagged
+//                     them (a WAR hazard), 40 x 40 (3 phases; racecheck's time grows
+//                     with every shared access it tracks)           racecheck: flagged
 //   unguarded         exhibit: the tiled kernel with no bounds checks at all (right only when width
 //                     is a multiple of the tile), 100 x 100: reads past a and b, writes past ab
 //                                                                  memcheck: flagged
@@ -90,7 +91,7 @@ int main(int argc, char **argv) {
     return error.empty() ? 0 : cudalab::driver_fail(error);
   }
   if (c == "one_barrier") {
-    run_exhibit(tiledOneBarrier, 100);
+    run_exhibit(tiledOneBarrier, 40);
     return 0;
   }
   if (c == "unguarded") {
