@@ -28,11 +28,13 @@
 # holds grading.json (points and thresholds, see docs/grading.md). Every GoogleTest case becomes
 # its own CTest test (gtest_discover_tests), so a crash costs that test only.
 #
-# Hangs: a test that has not finished within its budget is stopped by the watchdog in the test
-# binary (common/testing/watchdog.cpp; RunSanitizer.cmake for sanitizer checks), which prints
-# "kernel did not finish in N s" and writes <build>/tests/<lab>/lab-hung.txt; the lab's later GPU
-# tests then fail at once ("not run: an earlier test of this lab did not finish ..."), other labs
-# are graded normally. The CTest TIMEOUT is a backstop 15 s above the budget. The marker is
+# Hangs: a GPU test whose wait on the GPU (a synchronising CUDA call) has lasted its budget is
+# stopped by the watchdog in the test binary (common/testing/watchdog.cpp; RunSanitizer.cmake
+# stops a sanitizer check after its budget in all), which prints "kernel did not finish in N s"
+# and writes <build>/tests/<lab>/lab-hung.txt; the lab's later GPU tests then fail at once ("not
+# run: an earlier test of this lab did not finish ..."), other labs are graded normally. A slow
+# test that keeps finishing its waits (a shared GPU, a slow CPU) runs up to 6 budgets; the CTest
+# TIMEOUT is a backstop 15 s above that. The marker is
 # removed when ctest reads the lab's test list, once at the start of every ctest run.
 # Order: the lab's tests that run alone (RUN_SERIAL: timed, ncu, big-memory) and its sanitizer
 # checks DEPEND on its other GPU correctness tests, so a hang is usually met first by a test with
@@ -42,7 +44,7 @@
 set(CUDALAB_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
 cmake_path(NORMAL_PATH CUDALAB_ROOT)
 set(CUDALAB_KERNEL_TIMEOUT 20 CACHE STRING
-    "Seconds a correctness test may run before the watchdog stops it and marks its lab as hung (tests that run alone: 6 x this; 0: no watchdog)")
+    "Seconds one wait on the GPU may last before the watchdog stops the test and marks its lab as hung (a GPU test runs at most 6 x this in all; tests that run alone: 6 x both; 0: no watchdog)")
 if(NOT CUDALAB_KERNEL_TIMEOUT MATCHES "^[0-9]+$")
   message(FATAL_ERROR "cuda-labs: CUDALAB_KERNEL_TIMEOUT is '${CUDALAB_KERNEL_TIMEOUT}': a whole number of seconds is required")
 endif()
@@ -451,13 +453,14 @@ function(_cudalab_serial_suites out)
   set(${out} "${result}" PARENT_SCOPE)
 endfunction()
 
-# The CTest TIMEOUT of a test with watchdog budget <budget>: a backstop a little above it (the
-# budget starts when the test does, after the process and CUDA have started).
+# The CTest TIMEOUT of a test with watchdog budget <budget>: a backstop a little above the longest
+# the watchdog lets a GPU test run (6 budgets, see cudalab/watchdog.hpp; the budget starts when
+# the test does, after the process and CUDA have started).
 function(_cudalab_backstop budget out)
   if(budget EQUAL 0)
     set(${out} 1500 PARENT_SCOPE)  # no watchdog: CTest's own default
   else()
-    math(EXPR t "${budget} + 15")
+    math(EXPR t "${budget} * 6 + 15")
     set(${out} ${t} PARENT_SCOPE)
   endif()
 endfunction()
@@ -488,7 +491,8 @@ function(_cudalab_test_executable lab kind where budget heavy)
   set(state "CUDALAB_STATE_DIR=${CMAKE_CURRENT_BINARY_DIR}")
   # Tests that time kernels, count them with Nsight Compute or size their data from the free GPU
   # memory run alone (RUN_SERIAL) even under `ctest -j N`, with the larger budget: correctness
-  # tests may share the GPU, measurements may not.
+  # tests may share the GPU, measurements may not. They carry the label "serial" too, for a tool
+  # that runs several ctest at once (tools/mutants.py) and must give them the GPU alone.
   set(serial "")
   if(kind STREQUAL "performance")
     set(serial ".")
@@ -506,7 +510,7 @@ function(_cudalab_test_executable lab kind where budget heavy)
   if(serial)
     set(late "\
       if(t MATCHES \"${serial}\")
-        set_tests_properties(\${t} PROPERTIES RUN_SERIAL TRUE TIMEOUT ${heavy_timeout}
+        set_tests_properties(\${t} PROPERTIES RUN_SERIAL TRUE TIMEOUT ${heavy_timeout} LABELS \"${labels};serial\"
                              ENVIRONMENT \"${state};CUDALAB_KERNEL_TIMEOUT=${heavy}\")
         list(APPEND cudalab_late_${lab} \"\${t}\")
         continue()

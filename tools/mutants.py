@@ -325,7 +325,8 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
     GPU shared with other labs' correctness runs), then performance tests with the GPU to
     themselves. With stop_early, a "lose" mutant that already lost correctness points skips the
     performance tests. Returns the summary (None if grading failed), the score table, and whether
-    the performance tests ran."""
+    the performance tests ran. Correctness tests labelled "serial" (RUN_SERIAL: they size their data
+    from the free GPU memory) also have the GPU to themselves."""
     log = work / "build.log"
     log.write_text("")
     grade_submission.run(["nice", "-n", "10", "cmake", "--build", str(build), "-j", str(build_jobs), "--", "-k"], log)
@@ -334,11 +335,11 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
     grade_dir.mkdir(parents=True, exist_ok=True)
     parts = []
 
-    def ctest(kind: str, jobs: int) -> None:
-        junit = grade_dir / f"junit-{kind}.xml"
+    def ctest(kind: str, jobs: int, select: list[str] | None = None, part: str = "") -> None:
+        junit = grade_dir / f"junit-{kind}{'-' + part if part else ''}.xml"
         junit.unlink(missing_ok=True)
         grade_submission.run(["ctest", "--test-dir", str(build), "-j", str(jobs), "--output-junit", str(junit),
-                              "-L", f"^{lab}$", "-L", f"^{kind}$"], work / "ctest.log", env=env)
+                              "-L", f"^{lab}$", "-L", f"^{kind}$", *(select or [])], work / "ctest.log", env=env)
         parts.append(junit)
 
     def grade() -> tuple[dict | None, str]:
@@ -353,7 +354,9 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
 
     (work / "ctest.log").write_text("")
     with gpu.shared():
-        ctest("correctness", gpu_jobs)
+        ctest("correctness", gpu_jobs, ["-LE", "^serial$"])
+    with gpu.exclusive():  # RUN_SERIAL tests (timed, big-memory): no other lab's tests beside them
+        ctest("correctness", 1, ["-L", "^serial$"], part="serial")
     summary, table = grade()
     if stop_early and expect == "lose" and summary is not None:
         got, total = summary["labs"][lab]["correctness"]

@@ -1,6 +1,6 @@
 #include "cudalab/launch_recorder.hpp"
 
-#include <dlfcn.h>
+#include "real_symbol.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -32,17 +32,6 @@ void record(const LaunchRecord &launch) {
 }
 
 /// The runtime's own entry point @p name (the executable's references to it are wrapped).
-template <class Fn>
-Fn real(const char *name) {
-  static_assert(sizeof(Fn) == sizeof(void *), "function pointer");
-  void *sym = dlsym(RTLD_DEFAULT, name);
-  if (!sym) {
-    std::fprintf(stderr, "cudalab: the CUDA runtime has no %s (%s)\n", name, dlerror());
-    std::abort();
-  }
-  return reinterpret_cast<Fn>(sym);
-}
-
 using LaunchByFunc = cudaError_t (*)(const void *, dim3, dim3, void **, std::size_t, cudaStream_t);
 using LaunchByHandle = cudaError_t (*)(cudaKernel_t, dim3, dim3, void **, std::size_t, cudaStream_t);
 
@@ -98,7 +87,7 @@ std::string describe(const LaunchRecord &l) {
 // common/CMakeLists.txt): record, then forward to the runtime unchanged.
 extern "C" cudaError_t __wrap_cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
                                                std::size_t shared, cudaStream_t stream) {
-  static const auto forward = cudalab::real<cudalab::LaunchByFunc>("cudaLaunchKernel");
+  static const auto forward = cudalab::detail::real_symbol<cudalab::LaunchByFunc>("cudaLaunchKernel");
   cudalab::LaunchRecord r;
   r.func = func;
   r.grid = grid;
@@ -111,7 +100,7 @@ extern "C" cudaError_t __wrap_cudaLaunchKernel(const void *func, dim3 grid, dim3
 
 extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
                                                  std::size_t shared, cudaStream_t stream) {
-  static const auto forward = cudalab::real<cudalab::LaunchByHandle>("__cudaLaunchKernel");
+  static const auto forward = cudalab::detail::real_symbol<cudalab::LaunchByHandle>("__cudaLaunchKernel");
   cudalab::LaunchRecord r;
   r.handle = kernel;
   r.grid = grid;

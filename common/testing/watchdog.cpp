@@ -1,11 +1,15 @@
-// The per-test watchdog (see cudalab/watchdog.hpp). A thread waits for the running test's
-// deadline; when it passes, the thread reports the test, writes the lab's hang marker, kills the
-// processes this one started and ends the process with _exit: a kernel that never finishes
-// cannot be cancelled, and a normal exit would wait for it (and for the locks the stuck test
-// holds). Everything the thread needs at that moment is prepared when the test starts.
+// The per-test watchdog (see cudalab/watchdog.hpp). A thread watches the running test: a GPU test
+// is stopped when one wait on the GPU (a synchronising CUDA call, see gpu_waits.cpp) has lasted
+// the budget, or when the whole test has run kTestLimitFactor budgets; a host test when it has
+// run one budget. Stopping means: report the test, write the lab's hang marker, kill the
+// processes this one started and end the process with _exit: a kernel that never finishes cannot
+// be cancelled, and a normal exit would wait for it (and for the locks the stuck test holds).
+// Everything the thread needs at that moment is prepared when the test starts.
 #include "cudalab/watchdog.hpp"
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
@@ -27,6 +31,17 @@ namespace cudalab::watchdog {
 namespace {
 
 constexpr double kDefaultSeconds = 120.0;  // a test binary run by hand, outside CTest
+/// A GPU test that keeps the GPU busy with short waits (a slow but progressing test, or a GPU
+/// shared with other processes) may run this many budgets in all.
+constexpr double kTestLimitFactor = 6.0;
+/// How often the watchdog looks at the GPU waits of the running test.
+constexpr std::chrono::milliseconds kPoll(200);
+
+using Clock = std::chrono::steady_clock;
+
+/// Waits on the GPU in progress (any thread) and when the first of them began (Clock ticks).
+std::atomic<int> g_waits{0};
+std::atomic<Clock::rep> g_wait_since{0};
 
 /// "20" or "7.5": seconds as the messages print them.
 std::string format_seconds(double s) {
@@ -52,7 +67,7 @@ struct State {
   bool armed = false;
   bool gpu = false;
   double seconds = 0.0;
-  std::chrono::steady_clock::time_point deadline;
+  Clock::time_point start;     // when the test started
   std::string test;
   std::string marker;  // path of the marker file ("" when CUDALAB_STATE_DIR is unset)
 };
@@ -117,7 +132,10 @@ void kill_descendants() {
 }
 #endif
 
-[[noreturn]] void fire(const State &s) {
+/// Why the test is stopped.
+enum class Stop { kGpuWait, kGpuTest, kHostTest };
+
+[[noreturn]] void fire(const State &s, Stop why) {
   // What the test printed so far (its seed) goes first, unless a stuck thread holds stdout.
 #ifdef CUDALAB_POSIX
   if (ftrylockfile(stdout) == 0) {
@@ -127,10 +145,15 @@ void kill_descendants() {
 #endif
   const std::string secs = format_seconds(s.seconds);
   std::string message;
-  if (s.gpu) {
+  if (why == Stop::kGpuWait) {
     message = "\n[ CUDALAB  ] reason: kernel did not finish in " + secs + " s (" + s.test +
               "): an endless loop, a deadlock (a __syncthreads() some threads never reach?) or a very slow "
               "kernel; the test process was stopped, and this lab's remaining GPU tests are not run\n";
+  } else if (why == Stop::kGpuTest) {
+    message = "\n[ CUDALAB  ] reason: test did not finish in " + format_seconds(kTestLimitFactor * s.seconds) +
+              " s (" + s.test +
+              "): a kernel that never finishes, or a very slow test; the test process was stopped, and this "
+              "lab's remaining GPU tests are not run\n";
   } else {
     message = "\n[ CUDALAB  ] reason: test did not finish in " + secs + " s (" + s.test +
               "): an endless loop or a very slow computation; the test process was stopped\n";
@@ -158,17 +181,29 @@ void kill_descendants() {
 #endif
 }
 
+Clock::duration seconds_to_ticks(double seconds) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
 void run() {
   State &s = state();
   std::unique_lock<std::mutex> lock(s.mutex);
   for (;;) {
     if (!s.armed) {
       s.wake.wait(lock);
-    } else if (std::chrono::steady_clock::now() >= s.deadline) {
-      fire(s);
-    } else {
-      s.wake.wait_until(lock, s.deadline);
+      continue;
     }
+    const Clock::time_point now = Clock::now();
+    const Clock::duration budget = seconds_to_ticks(s.seconds);
+    if (!s.gpu) {
+      if (now >= s.start + budget) fire(s, Stop::kHostTest);
+    } else {
+      const Clock::rep since = g_wait_since.load();
+      if (g_waits.load() > 0 && since != 0 && now >= Clock::time_point(Clock::duration(since)) + budget)
+        fire(s, Stop::kGpuWait);
+      if (now >= s.start + seconds_to_ticks(kTestLimitFactor * s.seconds)) fire(s, Stop::kGpuTest);
+    }
+    s.wake.wait_for(lock, kPoll);
   }
 }
 
@@ -201,8 +236,7 @@ void arm(const std::string &test_name) {
   s.seconds = seconds;
   s.test = test_name;
   s.marker = marker_path();
-  s.deadline = std::chrono::steady_clock::now() +
-               std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+  s.start = Clock::now();
   if (!s.thread_started) {
     std::thread(run).detach();
     s.thread_started = true;
@@ -221,6 +255,14 @@ void disarm() {
   std::lock_guard<std::mutex> lock(s.mutex);
   s.armed = false;
   s.wake.notify_all();
+}
+
+void begin_gpu_wait() {
+  if (g_waits.fetch_add(1) == 0) g_wait_since.store(Clock::now().time_since_epoch().count());
+}
+
+void end_gpu_wait() {
+  if (g_waits.fetch_sub(1) == 1) g_wait_since.store(0);
 }
 
 std::string earlier_hang() {

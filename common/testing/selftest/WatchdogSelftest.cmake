@@ -1,7 +1,9 @@
 # The watchdog's own test (no GPU): cmake -DEXE=<watchdog_selftest> -DDIR=<scratch dir> -P this.
-# Checks that a hung "GPU test" is stopped within its budget with the reason line, exit status
-# 124, the lab's hang marker and its child process killed; that a later test reads the marker;
-# that a hung host test writes no marker; and that a test that finished is never stopped.
+# Checks that a "GPU test" stuck in a wait on the GPU is stopped within its budget with the reason
+# line, exit status 124, the lab's hang marker and its child process killed; that a later test
+# reads the marker; that a slow GPU test whose waits keep finishing is not stopped, and a GPU test
+# that runs on without waiting is stopped after 6 budgets; that a hung host test writes no marker;
+# and that a test that finished is never stopped.
 cmake_minimum_required(VERSION 3.25)
 set(failures "")
 macro(fail text)
@@ -92,6 +94,24 @@ endif()
 if(EXISTS "${marker}")
   fail("a hung host test must not mark the lab as hung")
 endif()
+
+file(REMOVE "${marker}")
+run(gpu-slow 1)
+if(NOT (rc EQUAL 0 AND out MATCHES "finished"))
+  fail("a slow GPU test whose waits on the GPU keep finishing must not be stopped, got exit '${rc}'")
+endif()
+if(EXISTS "${marker}")
+  fail("a slow GPU test that finished must not mark the lab as hung")
+endif()
+
+run(gpu-busy 1 20)
+if(NOT (rc EQUAL 124 AND out MATCHES "test did not finish in 6 s \\(Selftest.GpuBusy\\)"))
+  fail("a GPU test that runs 6 budgets must be stopped with 'test did not finish in 6 s', got exit '${rc}'")
+endif()
+if(NOT (took GREATER 4 AND took LESS 10))
+  fail("the GPU test that runs on must be stopped after about 6 budgets, took ${took} s")
+endif()
+file(REMOVE "${marker}")
 
 run(finishes 1)
 if(NOT (rc EQUAL 0))
