@@ -17,8 +17,8 @@ Each lab's mutants are graded in a pristine copy of the tree (build/mutants/<lab
 one <mutant>.txt score table each), the mutant's files overlaid and rebuilt incrementally, like
 tools/grade_submission.py does for a student. With -j N, N trees are built at once (a lab with
 many mutants gets several, --per-tree mutants each) while the GPU grades: correctness tests of
-several labs may share the GPU (up to --gpu-jobs at once per lab), performance tests always have
-it to themselves. --stop-early skips the performance tests of a wrong mutant that has already lost
+several labs (up to --gpu-labs) may share the GPU (up to --gpu-jobs at once per lab), performance
+tests always have it to themselves. --stop-early skips the performance tests of a wrong mutant that has already lost
 correctness points (its row says "correctness only"); correct variants always run everything.
 A machine with 16 cores grades every mutant of the repository in about half an hour with
 `-j 12 --gpu-jobs 8 --stop-early`. The kill table is also written to <out>/kill-table.txt.
@@ -261,8 +261,9 @@ def check(labs: list[str], compile_too: bool = False, jobs: int = 1, root: Path 
 class GpuLock:
     """Correctness runs share the GPU; performance runs have it alone (a readers-writer lock)."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_shared: int = 0) -> None:
         self._cv = threading.Condition()
+        self._max_shared = max_shared  # labs whose correctness tests run at once (0: no limit)
         self._shared = 0
         self._exclusive = False
         self._waiting = 0  # exclusive requests waiting: they go first
@@ -270,7 +271,8 @@ class GpuLock:
     @contextmanager
     def shared(self):
         with self._cv:
-            self._cv.wait_for(lambda: not self._exclusive and not self._waiting)
+            self._cv.wait_for(lambda: not self._exclusive and not self._waiting and
+                              (self._max_shared <= 0 or self._shared < self._max_shared))
             self._shared += 1
         try:
             yield
@@ -422,6 +424,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build-jobs", type=int, default=2, help="grading: make jobs per tree (default 2)")
     parser.add_argument("--gpu-jobs", type=int, default=1,
                         help="grading: correctness tests run at once (timed tests always run alone)")
+    parser.add_argument("--gpu-labs", type=int, default=3,
+                        help="grading: labs whose correctness tests share the GPU at once (default 3; each runs "
+                             "--gpu-jobs tests at once). More processes on one GPU than a student's `ctest -j 4` "
+                             "puts there can make single waits on it last longer than the watchdog's budget")
     parser.add_argument("--only", nargs="+", default=[], metavar="NAME",
                         help="grading: only these mutants (their names, or lab/name)")
     parser.add_argument("--stop-early", action="store_true",
@@ -461,7 +467,7 @@ def main(argv: list[str] | None = None) -> int:
         if problem:
             print(f"mutants: {problem}", file=sys.stderr)
             return 2
-    gpu = GpuLock()
+    gpu = GpuLock(args.gpu_labs)
     printing = threading.Lock()
 
     def report(row: Row) -> Row:
