@@ -52,12 +52,12 @@ std::string guard_error(const char *kernel, const std::vector<T> &out, std::size
   return "";
 }
 
-/// Fills the shared memory of every SM with the poison byte (0xCD: as an int 0xCDCDCDCD, a very
-/// negative number that wins any min) by running blocks that use 48 KB each, so a kernel that reads
+/// Fills the shared memory of every SM with the poison word 0x80000000 (INT_MIN: it wins any min,
+/// and is no value the tests' data holds) by running blocks that use 48 KB each, so a kernel that reads
 /// shared memory no thread of it wrote gets poison, not a lucky 0 or a neighbour's value.
 __global__ void poisonSharedMemory() {
   extern __shared__ unsigned int smem[];
-  for (unsigned int i = threadIdx.x; i < 48 * 1024 / sizeof(unsigned int); i += blockDim.x) smem[i] = 0xCDCDCDCDu;
+  for (unsigned int i = threadIdx.x; i < 48 * 1024 / sizeof(unsigned int); i += blockDim.x) smem[i] = 0x80000000u;
   __syncthreads();
 }
 void poison_shared_memory(const cudalab::DeviceInfo &device) {
