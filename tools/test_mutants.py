@@ -160,3 +160,51 @@ class CheckTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipIf(mutants is None, "tools/mutants.py is not part of this tree")
+class GpuLockTest(unittest.TestCase):
+    """Correctness runs of at most --gpu-labs labs share the GPU; a performance run has it alone."""
+
+    def run_holders(self, lock, kinds):
+        import threading
+        import time
+        state = {"shared": 0, "max_shared": 0, "exclusive_with_others": False, "exclusive": 0}
+        guard = threading.Lock()
+
+        def worker(kind):
+            ctx = lock.shared() if kind == "shared" else lock.exclusive()
+            with ctx:
+                with guard:
+                    if kind == "shared":
+                        state["shared"] += 1
+                        state["max_shared"] = max(state["max_shared"], state["shared"])
+                        if state["exclusive"]:
+                            state["exclusive_with_others"] = True
+                    else:
+                        state["exclusive"] += 1
+                        if state["shared"] or state["exclusive"] > 1:
+                            state["exclusive_with_others"] = True
+                time.sleep(0.2)
+                with guard:
+                    state["shared" if kind == "shared" else "exclusive"] -= 1
+
+        threads = [threading.Thread(target=worker, args=(k,)) for k in kinds]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=10)
+        self.assertFalse(any(t.is_alive() for t in threads), "a holder never got the lock")
+        return state
+
+    def test_at_most_max_shared_labs_at_once(self):
+        state = self.run_holders(mutants.GpuLock(2), ["shared"] * 8)
+        self.assertEqual(state["max_shared"], 2)
+
+    def test_no_limit_when_zero(self):
+        state = self.run_holders(mutants.GpuLock(0), ["shared"] * 6)
+        self.assertGreater(state["max_shared"], 2)
+
+    def test_exclusive_runs_alone(self):
+        state = self.run_holders(mutants.GpuLock(3), ["shared", "exclusive", "shared", "shared", "exclusive", "shared"])
+        self.assertFalse(state["exclusive_with_others"])
