@@ -41,7 +41,8 @@ that GPU cudalab::threshold() takes them before grading.json's value ($CUDALAB_T
 still wins), and the score table lists them. The "current" column shows the value in effect on the
 measured GPU (its override row if FILE already has one). Review the suggestions before writing: a threshold must also stay
 above what a wrong or lazy kernel reaches (see each key's "calibrated" note and the mutants:
-tools/mutants.py). Keys no run measured (profile tests, or correctness tests outside -L) are
+tools/mutants.py); a threshold above 1 (a required speed-up) is never written down to 1 or below,
+which a copy of the baseline would pass. Keys no run measured (profile tests, or correctness tests outside -L) are
 listed and left alone.
 """
 from __future__ import annotations
@@ -267,8 +268,8 @@ def render(rows: list[Row], unmapped: list[Measurement], margin: float, runs: in
             note = "unchanged"
         else:
             note = "tighter" if sug > Decimal(repr(r.current)) else "looser"
-        if r.current is not None and r.current > 1 >= sug:
-            note += "; <= 1 no longer requires a speed-up: keep the value, or a --margin nearer 1"
+        if loses_speed_up(r.current, sug):
+            note += "; <= 1 no longer requires a speed-up: not written (keep the value, or a --margin nearer 1)"
         lines.append(f"{r.lab:<34} {r.key:<30} {cur:>8} {f'{lo:g} / {med:g} ({len(r.values)})':>26} "
                      f"{fmt_decimal(sug):>10}  {note}")
     if unmapped:
@@ -329,6 +330,12 @@ def calibrated_note(device: str, values: list[float], runs: int, margin: float, 
             f"the min, rounded down to 2 significant figures; before: {earlier}")
 
 
+def loses_speed_up(current, suggested: Decimal) -> bool:
+    """A threshold above 1 (a speed-up is required) whose suggestion is at most 1: written, it would
+    pass a copy of the baseline, so --write and --write-overrides keep the current value."""
+    return current is not None and current > 1 >= suggested
+
+
 def write(rows: list[Row], thresholds: dict[str, dict[str, dict]], root: Path, margin: float, runs: int,
           device: str, only: list[str]) -> list[str]:
     changed = []
@@ -337,6 +344,10 @@ def write(rows: list[Row], thresholds: dict[str, dict[str, dict]], root: Path, m
             continue
         path = root / "tests" / r.lab / "grading.json"
         spec = thresholds[r.lab][r.key]
+        if loses_speed_up(r.current, suggest(r.values, margin)):
+            changed.append(f"{r.lab} {r.key}: kept {r.current:g} (the suggestion {fmt_decimal(suggest(r.values, margin))} "
+                           f"would no longer require a speed-up)")
+            continue
         value = fmt_decimal(suggest(r.values, margin))
         note = calibrated_note(device, r.values, runs, margin, spec.get("value"), spec.get("calibrated", ""))
         path.write_text(update_grading_text(path.read_text(encoding="utf-8"), r.key, value, note), encoding="utf-8")
@@ -359,6 +370,10 @@ def write_overrides(rows: list[Row], thresholds: dict[str, dict[str, dict]], pat
         if not r.values or (only and r.lab not in only and r.key not in only):
             continue
         value = suggest(r.values, margin)
+        if loses_speed_up(r.current, value):
+            changed.append(f"{r.lab} {r.key}: kept {r.current:g} on {name} (the suggestion {fmt_decimal(value)} "
+                           f"would no longer require a speed-up)")
+            continue
         default = thresholds[r.lab][r.key].get("value")
         mine.setdefault(r.lab, {})[r.key] = {
             "value": int(value) if value == value.to_integral_value() and "." not in fmt_decimal(value)

@@ -276,6 +276,23 @@ class CalibrateTest(unittest.TestCase):
         self.assertIn("before: 0.85 (H100: 1.05x", note2)
         self.assertEqual(json.loads(path.read_text())["thresholds"]["cub_ratio"]["value"], 0.84)
 
+    def test_a_required_speed_up_is_never_written_down_to_1(self):
+        path = self.root / "tests" / LAB / "grading.json"
+        path.write_text(GRADING.replace('"value": 0.85,\n      "about": "CUB time / ours"',
+                                        '"value": 1.02,\n      "about": "CUB time / ours"'))
+        rc, out = self.main("--from", *map(str, self.runs))
+        self.assertIn("not written", [line for line in out.splitlines() if "cub_ratio" in line][0])
+        rc, out = self.main("--from", *map(str, self.runs), "--write", "--only", "cub_ratio")
+        self.assertEqual(rc, 0)
+        self.assertEqual(json.loads(path.read_text())["thresholds"]["cub_ratio"]["value"], 1.02)
+        self.assertIn("kept 1.02", out)
+        overrides = self.root / "ov.json"
+        rc, out = self.main("--from", *map(str, self.runs), "--write-overrides", str(overrides), "--only", "cub_ratio")
+        self.assertEqual(rc, 0)
+        self.assertIn("kept 1.02", out)
+        if overrides.exists():
+            self.assertNotIn("cub_ratio", overrides.read_text())
+
     def test_runs_ctest_and_keeps_each_summary(self):
         build = self.root / "build"
         (build / "grade").mkdir(parents=True)
