@@ -1,7 +1,7 @@
 # cudalab_student_ptx(<lab> <file> [RDC]): compiles the student's <file> (as the lab builds it:
-# labs/ or solutions/) to PTX for the checks of the compiled code (tests/support/ptx_code.hpp,
-# ptx_check.hpp), and compiles its path into the lab's host test binary as CUDALAB_STUDENT_PTX. Rebuilt when the file or the lab's
-# headers change. RDC: relocatable device code (labs that launch kernels from the GPU).
+# labs/ or solutions/) to PTX for the checks of the compiled code (tests/support/ptx_code.hpp),
+# and compiles its path into the lab's host test binary as CUDALAB_STUDENT_PTX. Rebuilt when the
+# file or the lab's headers change. RDC: relocatable device code (labs that launch kernels from the GPU).
 # Call it after cudalab_add_lab(<lab> ... HOST_TESTS ...).
 #
 # The PTX is generated for the newest architecture the build targets (native: this GPU), so code

@@ -3,7 +3,7 @@
 // another lane's register (shfl.sync). The handed-out naive kernel submitted in its place has
 // neither: it is correct and about as fast (its second read hits L1), and otherwise only Nsight
 // Compute's sector count tells it apart, which needs permission to read GPU counters.
-#include "ptx_check.hpp"
+#include "ptx_code.hpp"
 
 #include "cudalab/testing.cuh"
 
@@ -12,10 +12,10 @@ namespace {
 class SharedCode : public cudalab::HostTest {};
 
 TEST_F(SharedCode, NeighbourComesFromSharedMemoryOrAShuffle) {
-  const ptx_check::KernelPtx k = ptx_check::kernel_ptx(CUDALAB_STUDENT_PTX, "adjacentDifferenceShared");
+  const ptx_code::Kernel k = ptx_code::kernel(CUDALAB_STUDENT_PTX, {"_Z24adjacentDifferenceShared"});
   ASSERT_TRUE(k.found) << k.error;
-  const int shared_loads = ptx_check::count(k, "ld.shared"), shuffles = ptx_check::count(k, "shfl.sync");
-  const int global_loads = ptx_check::count(k, "ld.global");
+  const int shared_loads = ptx_code::count(k, "ld.shared"), shuffles = ptx_code::count(k, "shfl.sync");
+  const int global_loads = ptx_code::count(k, "ld.global");
   std::printf("[ CODE     ] adjacentDifferenceShared (PTX): %d shared loads, %d shuffles, %d global loads\n",
               shared_loads, shuffles, global_loads);
   EXPECT_GT(shared_loads + shuffles, 0)

@@ -3,7 +3,7 @@
 // for a __device__ array or a pointer to global memory. A kernel that reads a global copy is
 // correct and, on GPUs whose L1 serves uniform loads well, as fast -- otherwise only Nsight
 // Compute's load count (ConstantLoads, needs permission to read GPU counters) tells it apart.
-#include "ptx_check.hpp"
+#include "ptx_code.hpp"
 
 #include "cudalab/testing.cuh"
 
@@ -12,9 +12,9 @@ namespace {
 class ConstantCode : public cudalab::HostTest {};
 
 TEST_F(ConstantCode, PolynomialConstantReadsTheCoefficientsFromConstantMemory) {
-  const ptx_check::KernelPtx k = ptx_check::kernel_ptx(CUDALAB_STUDENT_PTX, "polynomialConstant");
+  const ptx_code::Kernel k = ptx_code::kernel(CUDALAB_STUDENT_PTX, {"_Z18polynomialConstant"});
   ASSERT_TRUE(k.found) << k.error;
-  const int constant_loads = ptx_check::count(k, "ld.const"), global_loads = ptx_check::count(k, "ld.global");
+  const int constant_loads = ptx_code::count(k, "ld.const"), global_loads = ptx_code::count(k, "ld.global");
   std::printf("[ CODE     ] polynomialConstant (PTX): %d constant-memory loads, %d global loads\n", constant_loads,
               global_loads);
   EXPECT_GT(constant_loads, 0) << "polynomialConstant reads nothing from constant memory (no ld.const in its "

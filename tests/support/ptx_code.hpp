@@ -3,7 +3,9 @@
 /// compiles the student's file to PTX (cudalab_student_ptx() in cmake/StudentPtx.cmake,
 /// CUDALAB_STUDENT_PTX); these helpers cut one kernel out of it, together with every device function it calls that was not
 /// inlined, and count its instructions by opcode (shfl.sync, bar.sync, ld.shared, ...) or find the
-/// calls the device runtime makes for a launch from the GPU. Used by ch03_11 to ch03_14.
+/// calls the device runtime makes for a launch from the GPU. Used by ch03_11 to ch03_14, ch05_02 and
+/// ch05_03. PTX names the memory space of every load (ld.shared, ld.const, ld.global), before ptxas
+/// turns constant loads into operands.
 #pragma once
 
 #include <fstream>
