@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Grader self-test: grade wrong and right submissions through the submission path.
 
-    tools/mutants.py [LAB ...] [--out DIR] [-j N] [--gpu-jobs M] [--stop-early]
+    tools/mutants.py [LAB ...] [--out DIR] [-j N] [--gpu-jobs M] [--gpu-labs L] [--stop-early]
     tools/mutants.py --check [--compile] [LAB ...]
 
 tests/mutants/<lab>/<name>/ holds a mutant: mutant.json, {"expect": "lose" | "full", "why": "...",
@@ -20,8 +20,8 @@ many mutants gets several, --per-tree mutants each) while the GPU grades: correc
 several labs (up to --gpu-labs) may share the GPU (up to --gpu-jobs at once per lab), performance
 tests always have it to themselves. --stop-early skips the performance tests of a wrong mutant that has already lost
 correctness points (its row says "correctness only"); correct variants always run everything.
-A machine with 16 cores grades every mutant of the repository in about half an hour with
-`-j 12 --gpu-jobs 8 --stop-early`. The kill table is also written to <out>/kill-table.txt.
+A machine with 16 cores and an H100 grades every mutant of the repository in about 25 minutes with
+`-j 14 --gpu-jobs 6 --stop-early` (--gpu-labs 3). The kill table is also written to <out>/kill-table.txt.
 
 --check needs no GPU and builds nothing: it applies every mutant's edits and reports each one that
 no longer applies (its `old` text is gone or occurs twice, a kernel to copy is missing, a file is
