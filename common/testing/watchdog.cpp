@@ -7,9 +7,9 @@
 // Everything the thread needs at that moment is prepared when the test starts.
 #include "cudalab/watchdog.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdint>
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
@@ -34,8 +34,6 @@ constexpr double kDefaultSeconds = 120.0;  // a test binary run by hand, outside
 /// A GPU test that keeps the GPU busy with short waits (a slow but progressing test, or a GPU
 /// shared with other processes) may run this many budgets in all.
 constexpr double kTestLimitFactor = 6.0;
-/// How often the watchdog looks at the GPU waits of the running test.
-constexpr std::chrono::milliseconds kPoll(200);
 
 using Clock = std::chrono::steady_clock;
 
@@ -197,13 +195,17 @@ void run() {
     const Clock::duration budget = seconds_to_ticks(s.seconds);
     if (!s.gpu) {
       if (now >= s.start + budget) fire(s, Stop::kHostTest);
-    } else {
-      const Clock::rep since = g_wait_since.load();
-      if (g_waits.load() > 0 && since != 0 && now >= Clock::time_point(Clock::duration(since)) + budget)
-        fire(s, Stop::kGpuWait);
-      if (now >= s.start + seconds_to_ticks(kTestLimitFactor * s.seconds)) fire(s, Stop::kGpuTest);
+      s.wake.wait_until(lock, s.start + budget);
+      continue;
     }
-    s.wake.wait_for(lock, kPoll);
+    // A wait in progress expires at its start + budget; with none, no wait can expire before
+    // now + budget. Either way the thread sleeps until then (or until the test's own limit).
+    const Clock::rep since = g_waits.load() > 0 ? g_wait_since.load() : 0;
+    const Clock::time_point wait_end = since != 0 ? Clock::time_point(Clock::duration(since)) + budget : now + budget;
+    const Clock::time_point test_end = s.start + seconds_to_ticks(kTestLimitFactor * s.seconds);
+    if (since != 0 && now >= wait_end) fire(s, Stop::kGpuWait);
+    if (now >= test_end) fire(s, Stop::kGpuTest);
+    s.wake.wait_until(lock, std::min(wait_end, test_end));
   }
 }
 
