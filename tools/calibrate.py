@@ -344,11 +344,12 @@ def write(rows: list[Row], thresholds: dict[str, dict[str, dict]], root: Path, m
             continue
         path = root / "tests" / r.lab / "grading.json"
         spec = thresholds[r.lab][r.key]
-        if loses_speed_up(r.current, suggest(r.values, margin)):
-            changed.append(f"{r.lab} {r.key}: kept {r.current:g} (the suggestion {fmt_decimal(suggest(r.values, margin))} "
+        suggested = suggest(r.values, margin)
+        if loses_speed_up(r.current, suggested):
+            changed.append(f"{r.lab} {r.key}: kept {r.current:g} (the suggestion {fmt_decimal(suggested)} "
                            f"would no longer require a speed-up)")
             continue
-        value = fmt_decimal(suggest(r.values, margin))
+        value = fmt_decimal(suggested)
         note = calibrated_note(device, r.values, runs, margin, spec.get("value"), spec.get("calibrated", ""))
         path.write_text(update_grading_text(path.read_text(encoding="utf-8"), r.key, value, note), encoding="utf-8")
         changed.append(f"{r.lab} {r.key}: {spec.get('value')} -> {value}")
