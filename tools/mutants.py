@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -304,6 +305,7 @@ class Row:
     points: str
     ok: bool
     first: str
+    seconds: str = ""  # where its grading time went (printed as it goes, not in the table)
 
 
 def merge_junit(parts: list[Path], out: Path) -> None:
@@ -322,20 +324,35 @@ def merge_junit(parts: list[Path], out: Path) -> None:
 
 
 def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_jobs: int,
-              build_jobs: int, stop_early: bool) -> tuple[dict | None, str, bool]:
+              build_jobs: int, stop_early: bool, times: dict | None = None) -> tuple[dict | None, str, bool]:
     """Builds the overlaid lab and runs its tests: correctness tests (up to gpu_jobs at once, the
     GPU shared with other labs' correctness runs), then performance tests with the GPU to
     themselves. With stop_early, a "lose" mutant that already lost correctness points skips the
     performance tests. Returns the summary (None if grading failed), the score table, and whether
     the performance tests ran. Correctness tests labelled "serial" (RUN_SERIAL: they size their data
-    from the free GPU memory) also have the GPU to themselves."""
+    from the free GPU memory) also have the GPU to themselves. `times` receives the seconds spent
+    building, waiting for the GPU and running tests."""
+    times = times if times is not None else {}
+    for key in ("build", "wait", "tests"):
+        times[key] = 0.0
     log = work / "build.log"
     log.write_text("")
+    start = time.monotonic()
     grade_submission.run(["nice", "-n", "10", "cmake", "--build", str(build), "-j", str(build_jobs), "--", "-k"], log)
+    times["build"] = time.monotonic() - start
     env = dict(os.environ, CUDALAB_GRADING="1")
     grade_dir = build / "grade"
     grade_dir.mkdir(parents=True, exist_ok=True)
     parts = []
+
+    @contextmanager
+    def holding(lock):
+        asked = time.monotonic()
+        with lock:
+            got = time.monotonic()
+            times["wait"] += got - asked
+            yield
+            times["tests"] += time.monotonic() - got
 
     def ctest(kind: str, jobs: int, select: list[str] | None = None, part: str = "") -> None:
         junit = grade_dir / f"junit-{kind}{'-' + part if part else ''}.xml"
@@ -355,16 +372,16 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
             return None, table
 
     (work / "ctest.log").write_text("")
-    with gpu.shared():
+    with holding(gpu.shared()):
         ctest("correctness", gpu_jobs, ["-LE", "^serial$"])
-    with gpu.exclusive():  # RUN_SERIAL tests (timed, big-memory): no other lab's tests beside them
+    with holding(gpu.exclusive()):  # RUN_SERIAL tests (timed, big-memory): no other lab's tests beside them
         ctest("correctness", 1, ["-L", "^serial$"], part="serial")
     summary, table = grade()
     if stop_early and expect == "lose" and summary is not None:
         got, total = summary["labs"][lab]["correctness"]
         if got < total:
             return summary, table, False
-    with gpu.exclusive():
+    with holding(gpu.exclusive()):
         ctest("performance", 1)
     summary, table = grade()
     return summary, table, True
@@ -388,8 +405,9 @@ def run_slot(lab: str, mutants: list[Path], work: Path, gpu: GpuLock, args, repo
             rows.append(report(Row(lab, mutant.name, "?", "-", False, f"does not apply: {e}"[:150])))
             continue
         grade_submission.overlay(tree, files, [lab], [])
+        times: dict = {}
         summary, table, perf_ran = grade_lab(work, build, lab, spec["expect"], gpu, args.gpu_jobs,
-                                             args.build_jobs, args.stop_early)
+                                             args.build_jobs, args.stop_early, times)
         (work / f"{mutant.name}.txt").write_text(f"{spec['why']}\n\n{table}")
         try:
             s = summary["labs"][lab]
@@ -405,7 +423,8 @@ def run_slot(lab: str, mutants: list[Path], work: Path, gpu: GpuLock, args, repo
             ok = total > 0 and got == total and perf_ran
         points = f"{got:g}/{total:g}" + ("" if perf_ran else " (correctness only)")
         first = f"{lost[0]['name'].split('.', 1)[1]}: {lost[0]['reason']}"[:150] if lost else ""
-        rows.append(report(Row(lab, mutant.name, spec["expect"], points, ok, first)))
+        seconds = f"[build {times['build']:.0f} s, GPU wait {times['wait']:.0f} s, tests {times['tests']:.0f} s]"
+        rows.append(report(Row(lab, mutant.name, spec["expect"], points, ok, first, seconds)))
     return rows
 
 
@@ -472,8 +491,8 @@ def main(argv: list[str] | None = None) -> int:
 
     def report(row: Row) -> Row:
         with printing:
-            print(f"{'ok   ' if row.ok else 'WRONG'} {row.lab}/{row.name} ({row.expect}): {row.points} {row.first}",
-                  flush=True)
+            print(f"{'ok   ' if row.ok else 'WRONG'} {row.lab}/{row.name} ({row.expect}): {row.points} {row.seconds} "
+                  f"{row.first}", flush=True)
         return row
 
     rows: list[Row] = []
