@@ -20,7 +20,7 @@ many mutants gets several, --per-tree mutants each) while the GPU grades: correc
 several labs (up to --gpu-labs) may share the GPU (up to --gpu-jobs at once per lab), performance
 tests always have it to themselves. --stop-early skips the performance tests of a wrong mutant that has already lost
 correctness points (its row says "correctness only"); correct variants always run everything.
-A machine with 16 cores and an H100 grades every mutant of the repository in about 25 minutes with
+A machine with 16 cores and an H100 grades every mutant of the repository in about 30 minutes with
 `-j 14 --gpu-jobs 6 --stop-early` (--gpu-labs 3). The kill table is also written to <out>/kill-table.txt.
 
 --check needs no GPU and builds nothing: it applies every mutant's edits and reports each one that

@@ -1,0 +1,152 @@
+"""Every lab README has the workbook's one structure and agrees with its lab.
+
+    python3 -m unittest -v test_readmes      (from tools/; ctest runs it as tools.readmes_selftest)
+
+The structure (docs/instructor-guide.md, "Writing a lab README"): the title line, then exactly these
+level-2 sections in this order: Goal, Concept, Your task, Hints, What is graded (N points), Questions
+to think about, Then and now, Going further. N is the lab's total_points in tests/LAB/grading.json,
+and every test the graded table names exists in the lab's test sources.
+"""
+from __future__ import annotations
+
+import json
+import re
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SECTIONS = ["Goal", "Concept", "Your task", "Hints", "What is graded", "Questions to think about",
+            "Then and now", "Going further"]
+
+
+def lab_dirs(root: Path = ROOT) -> list[Path]:
+    """labs/ch*/ folders that have a README."""
+    return sorted(p for p in (root / "labs").glob("ch*") if (p / "README.md").is_file())
+
+
+def headings(text: str) -> list[str]:
+    """Level-2 headings outside fenced code blocks."""
+    out, fenced = [], False
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif not fenced and line.startswith("## "):
+            out.append(line[3:].strip())
+    return out
+
+
+def structure_problems(lab: str, text: str, total_points: float | None) -> list[str]:
+    """What is wrong with one README's outline ([] if nothing)."""
+    problems = []
+    first = text.splitlines()[0] if text else ""
+    short = lab.split("_", 2)[0] + "_" + lab.split("_", 2)[1] if lab.count("_") >= 2 else lab
+    if not first.startswith(f"# {short} — "):
+        problems.append(f"the first line must be the title `# {short} — ...`, not {first[:60]!r}")
+    found = headings(text)
+    names = [re.sub(r" \(.*\)$", "", h) if h.startswith("What is graded") else h for h in found]
+    if names != SECTIONS:
+        problems.append(f"level-2 sections are {names}, expected {SECTIONS} (other sections go under "
+                        "them as ### subsections)")
+    graded = [h for h in found if h.startswith("What is graded")]
+    if graded and total_points is not None:
+        m = re.fullmatch(r"What is graded \((\d+(?:\.\d+)?) points\)", graded[0])
+        if not m or float(m.group(1)) != total_points:
+            problems.append(f"`## {graded[0]}` must say ({total_points:g} points), the total_points of "
+                            "its grading.json")
+    return problems
+
+
+def graded_table_tests(text: str) -> list[str]:
+    """Test names in the first column of the 'What is graded' table: `Suite.Name`, with optional
+    `Prefix/` and `/suffix` parts of parameterised tests."""
+    section = text.split("## What is graded", 1)[1] if "## What is graded" in text else ""
+    section = section.split("\n## ", 1)[0]
+    names = []
+    for line in section.splitlines():
+        m = re.match(r"\|\s*`([^`]+)`", line)
+        if m:
+            names.append(m.group(1))
+    return names
+
+
+def missing_tests(lab: str, text: str, root: Path = ROOT) -> list[str]:
+    """Graded-table entries whose test name appears nowhere in tests/LAB/ (sources and CMake)."""
+    sources = "".join(p.read_text(errors="replace") for p in sorted((root / "tests" / lab).rglob("*"))
+                      if p.is_file() and p.suffix in (".cu", ".cpp", ".cuh", ".hpp", ".h", ".txt", ".cmake"))
+    # SANITIZER_CHECKS tool:case:clean makes Sanitizer.tool_case, tool:case:flagged SanitizerExhibit.tool_case
+    sanitizer = {("Sanitizer" if expect == "clean" else "SanitizerExhibit", f"{tool}_{case}")
+                 for tool, case, expect in re.findall(r"\b(\w+):(\w+):(clean|flagged)\b", sources)}
+    missing = []
+    for entry in graded_table_tests(text):
+        for part in entry.split("/"):
+            m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*|\*)", part.strip())
+            if m:
+                if m.group(1) in ("Sanitizer", "SanitizerExhibit"):
+                    if m.group(2) != "*" and m.groups() not in sanitizer:
+                        missing.append(entry)
+                    break
+                words = [w for w in m.groups() if w != "*"]
+                if not all(re.search(rf"\b{w}\b", sources) for w in words):
+                    missing.append(entry)
+                break
+    return missing
+
+
+class LabReadmes(unittest.TestCase):
+    def test_there_are_labs(self):
+        self.assertTrue(lab_dirs(), "no labs/ch*/README.md found")
+
+    def test_every_readme_has_the_one_structure(self):
+        for lab_dir in lab_dirs():
+            lab = lab_dir.name
+            with self.subTest(lab=lab):
+                grading = ROOT / "tests" / lab / "grading.json"
+                total = json.loads(grading.read_text())["total_points"] if grading.is_file() else None
+                problems = structure_problems(lab, (lab_dir / "README.md").read_text(), total)
+                self.assertEqual(problems, [], f"labs/{lab}/README.md: " + "; ".join(problems))
+
+    def test_every_graded_test_exists(self):
+        for lab_dir in lab_dirs():
+            lab = lab_dir.name
+            if not (ROOT / "tests" / lab).is_dir():
+                continue
+            with self.subTest(lab=lab):
+                text = (lab_dir / "README.md").read_text()
+                self.assertTrue(graded_table_tests(text), f"labs/{lab}/README.md: no tests in 'What is graded'")
+                missing = missing_tests(lab, text)
+                self.assertEqual(missing, [], f"labs/{lab}/README.md names tests that tests/{lab}/ does not have")
+
+
+class Checks(unittest.TestCase):
+    """The checks above can fail."""
+    GOOD = ("# ch09_01 — A lab (notes)\n\n## Goal\n\n## Concept\n```\n## not a heading\n```\n## Your task\n"
+            "## Hints\n## What is graded (7 points)\n\n| test | points |\n|---|---|\n| `Suite.Name` | 7 |\n\n"
+            "## Questions to think about\n## Then and now\n## Going further\n")
+
+    def test_good_outline(self):
+        self.assertEqual(structure_problems("ch09_01_lab", self.GOOD, 7), [])
+        self.assertEqual(graded_table_tests(self.GOOD), ["Suite.Name"])
+
+    def test_wrong_points_missing_or_extra_section_and_title(self):
+        self.assertTrue(structure_problems("ch09_01_lab", self.GOOD, 8))
+        self.assertTrue(structure_problems("ch09_01_lab", self.GOOD.replace("## Hints\n", ""), 7))
+        self.assertTrue(structure_problems("ch09_01_lab", self.GOOD.replace("## Goal\n", "## Goal\n## Extra\n"), 7))
+        self.assertTrue(structure_problems("ch09_01_lab", self.GOOD.replace("ch09_01 —", "ch09_02 —"), 7))
+
+    def test_a_graded_test_that_does_not_exist(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            tests = Path(tmp) / "tests" / "ch09_01_lab"
+            tests.mkdir(parents=True)
+            (tests / "test_gpu.cu").write_text("TEST(Suite, Name) {}\n")
+            (tests / "CMakeLists.txt").write_text("SANITIZER_CHECKS racecheck:x:clean racecheck:y:flagged\n")
+            text = self.GOOD.replace("| `Suite.Name` | 7 |", "| `Suite.Name` | 1 |\n| `Suite.Other` | 1 |\n"
+                                     "| `Sanitizer.racecheck_x` | 1 |\n| `Sanitizer.racecheck_y` | 0 |\n"
+                                     "| `SanitizerExhibit.racecheck_y` | 0 |")
+            self.assertEqual(missing_tests("ch09_01_lab", text, Path(tmp)),
+                             ["Suite.Other", "Sanitizer.racecheck_y"])
+
+
+if __name__ == "__main__":
+    unittest.main()
