@@ -19,6 +19,12 @@
 #                              <lab>.Sanitizer.<tool>_<case> (clean: graded) or
 #                              <lab>.SanitizerExhibit.<tool>_<case> (flagged: 0 points, proves the
 #                              check can fail), labels <lab> correctness gpu sanitizer
+#     [SERIAL_TESTS <Suite>|<Suite.Test>...]  correctness tests that must have the GPU to
+#                              themselves (RUN_SERIAL, label "serial", the larger budget): those
+#                              that time kernels, compare a measured figure with a threshold, count
+#                              with Nsight Compute or size their data from the free GPU memory.
+#                              Performance tests always do. Configuring fails when a test source
+#                              calls such a function in a suite or test not declared here.
 #     [TIMEOUT <s>]            watchdog budget of a correctness test (default CUDALAB_KERNEL_TIMEOUT)
 #     [PERF_TIMEOUT <s>]       budget of the tests that run alone: timed, Nsight Compute and
 #                              compute-sanitizer tests, and those sized from the free GPU memory
@@ -409,18 +415,20 @@ const ThresholdEntry kThresholds[] = {
 ]=] @ONLY)
 endfunction()
 
-# _cudalab_serial_suites(<out-var> <source>...): the GoogleTest tests of these sources that must
-# have the GPU to themselves (RUN_SERIAL): those that time kernels, compare a measured figure with
-# a threshold, count with Nsight Compute, or size their data from the free GPU memory. A call
-# counts for the TEST it appears in ("Suite.Test"), one in a fixture class for the whole suite
-# ("Suite"), and one in a helper function, or anywhere else, for every suite of the file.
+# _cudalab_serial_suites(<out-var> <suites-var> <source>...): the GoogleTest tests of these sources
+# that call a function that needs the GPU alone (below: timing, thresholds, Nsight Compute, sizes
+# from the free GPU memory), and in <suites-var> every suite the sources define. A call counts for
+# the TEST it appears in ("Suite.Test"), one in a fixture class for the whole suite ("Suite"), and
+# one in a helper function, or anywhere else, for every suite of the file. The lab declares such
+# tests (SERIAL_TESTS); this finds the ones it forgot.
 set(_CUDALAB_SERIAL_CALLS
     "CUDALAB_RUN_NCU|threshold\\(|time_kernel\\(|compare_kernels\\(|measured_copy_bandwidth_gbs\\(|cudaMemGetInfo\\(|plan_huge_matrix\\(")
-function(_cudalab_serial_suites out)
+function(_cudalab_serial_suites out suites_out)
   set(head_test "^TEST(_F|_P)?\\(([A-Za-z0-9_]+), *([A-Za-z0-9_]+)")
   set(head_class "^(class|struct) ([A-Za-z0-9_]+)")
   set(head_function "^[A-Za-z_][A-Za-z0-9_:<>,*& ]* [*&]?[A-Za-z_][A-Za-z0-9_:]*\\(")
   set(result "")
+  set(all_suites "")
   foreach(src IN LISTS ARGN)
     get_filename_component(src ${src} ABSOLUTE)
     file(STRINGS ${src} lines REGEX "${head_test}|${head_class}|${head_function}|${_CUDALAB_SERIAL_CALLS}")
@@ -448,9 +456,40 @@ function(_cudalab_serial_suites out)
         list(APPEND result ${suites})  # a helper or a class that is no suite: the whole file
       endif()
     endforeach()
+    list(APPEND all_suites ${suites})
   endforeach()
   list(REMOVE_DUPLICATES result)
+  list(REMOVE_DUPLICATES all_suites)
   set(${out} "${result}" PARENT_SCOPE)
+  set(${suites_out} "${all_suites}" PARENT_SCOPE)
+endfunction()
+
+# _cudalab_serial_for(<out-var> <lab> <exe> <source>...): the lab's declared SERIAL_TESTS
+# (_cudalab_declared_serial, set by cudalab_add_lab) whose suite these sources define, each noted
+# in the global property CUDALAB_SERIAL_USED. A test the source scan (_cudalab_serial_suites) finds
+# that nobody declared stops the configure with the line to add.
+function(_cudalab_serial_for out lab exe)
+  _cudalab_serial_suites(found defined ${ARGN})
+  set(suites "")
+  foreach(entry IN LISTS _cudalab_declared_serial)
+    string(REGEX REPLACE "[.].*" "" suite "${entry}")
+    if(suite IN_LIST defined)
+      list(APPEND suites "${entry}")
+      set_property(GLOBAL APPEND PROPERTY CUDALAB_SERIAL_USED "${entry}")
+    endif()
+  endforeach()
+  foreach(hit IN LISTS found)
+    string(REGEX REPLACE "[.].*" "" suite "${hit}")
+    if(NOT hit IN_LIST suites AND NOT suite IN_LIST suites)
+      string(REPLACE "\\(" "" calls "${_CUDALAB_SERIAL_CALLS}")
+      string(REPLACE "|" ", " calls "${calls}")
+      message(FATAL_ERROR "cuda-labs: ${lab}: ${hit} (in ${exe}) calls one of ${calls}: it times kernels, "
+                          "compares a measurement with a threshold, runs Nsight Compute or sizes its data "
+                          "from the free GPU memory, so it must have the GPU to itself. Add ${hit} to "
+                          "SERIAL_TESTS in tests/${lab}/CMakeLists.txt")
+    endif()
+  endforeach()
+  set(${out} "${suites}" PARENT_SCOPE)
 endfunction()
 
 # The CTest TIMEOUT of a test with watchdog budget <budget>: a backstop a little above the longest
@@ -497,7 +536,7 @@ function(_cudalab_test_executable lab kind where budget heavy)
   if(kind STREQUAL "performance")
     set(serial ".")
   else()
-    _cudalab_serial_suites(suites ${ARGN})
+    _cudalab_serial_for(suites ${lab} ${exe} ${ARGN})
     if(suites)
       # "Suite" -> "Suite[.]", "Suite.Test" -> "Suite[.]Test(/|$)" (TEST_P names end in /<param>)
       list(TRANSFORM suites REPLACE "^([A-Za-z0-9_]+)$" "\\1[.]")
@@ -539,7 +578,14 @@ endfunction()
 
 function(cudalab_add_lab lab)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "SEPARABLE" "DEMO;TIMEOUT;PERF_TIMEOUT;SANITIZER_DRIVER"
-                        "SOURCES;HOST_TESTS;GPU_TESTS;PERF_TESTS;TEST_SOURCES;LIBRARIES;SANITIZER_CHECKS;DEMO_USES")
+                        "SOURCES;HOST_TESTS;GPU_TESTS;PERF_TESTS;TEST_SOURCES;LIBRARIES;SANITIZER_CHECKS;DEMO_USES;SERIAL_TESTS")
+  foreach(entry IN LISTS ARG_SERIAL_TESTS)
+    if(NOT entry MATCHES "^[A-Za-z0-9_]+([.][A-Za-z0-9_]+)?$")
+      message(FATAL_ERROR "cuda-labs: ${lab}: SERIAL_TESTS entry '${entry}' is not Suite or Suite.Test")
+    endif()
+  endforeach()
+  set(_cudalab_declared_serial ${ARG_SERIAL_TESTS})  # read by _cudalab_test_executable
+  set_property(GLOBAL PROPERTY CUDALAB_SERIAL_USED "")
   # Watchdog budgets (see "Hangs" above): correctness tests, and the tests that run alone.
   if(NOT DEFINED ARG_TIMEOUT)
     set(ARG_TIMEOUT ${CUDALAB_KERNEL_TIMEOUT})
@@ -620,6 +666,13 @@ function(cudalab_add_lab lab)
   if(ARG_PERF_TESTS)
     _cudalab_test_executable(${lab} performance gpu ${ARG_TIMEOUT} ${ARG_PERF_TIMEOUT} ${ARG_PERF_TESTS})
   endif()
+  get_property(used GLOBAL PROPERTY CUDALAB_SERIAL_USED)
+  foreach(entry IN LISTS ARG_SERIAL_TESTS)
+    if(NOT entry IN_LIST used)
+      message(FATAL_ERROR "cuda-labs: ${lab}: SERIAL_TESTS names ${entry}, but no HOST_TESTS or GPU_TESTS "
+                          "source of tests/${lab}/ defines that suite")
+    endif()
+  endforeach()
 
   # The lab's last test include file, read by ctest after the discovered tests' (all of them are
   # read once at the start of each ctest run, before any test starts): removes the hang marker of

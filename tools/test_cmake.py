@@ -8,7 +8,9 @@ scripts and projects, without a GPU and without configuring the whole repository
 * CUDALAB_LABS: configure says "building N of M labs" (also when the restriction comes from the
   cache), an unknown lab name is an error;
 * `--target docs` without Doxygen prints its message and fails (no shell syntax error);
-* the generated CTestCustom.cmake: a plain `ctest` right after a graded one prints no stale table.
+* the generated CTestCustom.cmake: a plain `ctest` right after a graded one prints no stale table;
+* SERIAL_TESTS: a correctness test that times kernels (or sizes its data from the free GPU memory)
+  and is not declared stops the configure with the line to add; a declared test is used.
 """
 import json
 import os
@@ -271,6 +273,56 @@ class ConfigureTest(unittest.TestCase):
         self.assertNotIn("cuda-labs score table", out)
         self.assertIn("no score table: this ctest run wrote no JUnit file", out)
         self.assertTrue((build / "grade" / "junit.previous.xml").exists())
+
+
+@unittest.skipUnless(CMAKE, "cmake not found")
+class SerialTestsTest(unittest.TestCase):
+    """_cudalab_serial_for() in script mode: declared SERIAL_TESTS against the source scan."""
+
+    SOURCE = textwrap.dedent("""\
+        class Timed : public cudalab::GpuTest {};
+        TEST_F(Timed, FastEnough) {
+          const double t = time_kernel(launch);
+        }
+        TEST(Plain, Values) { EXPECT_EQ(1, 1); }
+        """)
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = Path(self.tmp.name)
+        (self.root / "test_gpu.cu").write_text(self.SOURCE)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def serial_for(self, declared):
+        script = self.root / "run.cmake"
+        script.write_text(textwrap.dedent(f"""\
+            cmake_minimum_required(VERSION 3.25)
+            include({(ROOT / 'cmake' / 'CudaLab.cmake').as_posix()})
+            set(_cudalab_declared_serial {declared})
+            _cudalab_serial_for(suites {LAB} {LAB}_correctness_gpu {(self.root / 'test_gpu.cu').as_posix()})
+            message(STATUS "serial: [${{suites}}]")
+            """))
+        return run([CMAKE, "-P", str(script)])
+
+    def test_undeclared_timed_test_is_an_error_with_the_line_to_add(self):
+        rc, out = self.serial_for("")
+        self.assertNotEqual(rc, 0)
+        flat = " ".join(out.split())
+        self.assertIn("Timed.FastEnough", flat)
+        self.assertIn(f"SERIAL_TESTS in tests/{LAB}/CMakeLists.txt", flat)
+
+    def test_declared_test_or_suite_is_used(self):
+        for declared in ("Timed.FastEnough", "Timed"):
+            rc, out = self.serial_for(declared)
+            self.assertEqual(rc, 0, out)
+            self.assertIn(f"serial: [{declared}]", out)
+
+    def test_declared_test_of_another_file_is_not_this_files(self):
+        rc, out = self.serial_for('"Timed;Elsewhere.Test"')
+        self.assertEqual(rc, 0, out)
+        self.assertIn("serial: [Timed]", out)
 
 
 if __name__ == "__main__":
