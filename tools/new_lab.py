@@ -14,7 +14,7 @@ ch05_05_transpose). It writes, and refuses to write over anything that exists:
     tests/LAB/CMakeLists.txt        cudalab_add_lab(): sources, demo, host and GPU tests
     tests/LAB/grading.json          points (total_points is the sum of the tests' points)
     tests/LAB/test_host.cu          a host test (no GPU): fixed and fresh random sizes
-    tests/LAB/test_gpu.cu           a GPU test: ragged sizes, poisoned output, a guard, a CPU reference
+    tests/LAB/test_correctness.cu   a GPU test: ragged sizes, poisoned output, a guard, a CPU reference
     tests/mutants/LAB/.../mutant.json   a first wrong submission the tests must catch
 
 The example is a complete lab (scale an array: out[i] = a * in[i]) that builds in both variants:
@@ -132,7 +132,7 @@ def _cmake(lab: str, topic: str) -> str:
   SOURCES {topic}.cu
   DEMO demo.cu
   HOST_TESTS test_host.cu
-  GPU_TESTS test_gpu.cu)
+  GPU_TESTS test_correctness.cu)
 """
 
 
@@ -332,7 +332,7 @@ def plan(lab: str, title: str, source: str) -> dict[Path, str]:
         Path("tests", lab, "CMakeLists.txt"): _cmake(lab, topic),
         Path("tests", lab, "grading.json"): _grading(lab),
         Path("tests", lab, "test_host.cu"): _test_host(short, topic),
-        Path("tests", lab, "test_gpu.cu"): _test_gpu(short, topic),
+        Path("tests", lab, "test_correctness.cu"): _test_gpu(short, topic),
         Path("tests", "mutants", lab, "blocks_for_rounds_down", "mutant.json"): _mutant(short, topic),
     }
 

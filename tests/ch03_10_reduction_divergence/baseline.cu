@@ -1,6 +1,6 @@
 // The divergent baseline the performance tests compare against: the book's reduceNeighbored,
 // fixed for any n. It lives with the tests, so the baseline is the same for every student.
-#include "baselines.cuh"
+#include "baseline.cuh"
 
 __global__ void reduceNeighboredBaseline(int *g_idata, int *g_odata, unsigned int n) {
   unsigned int tid = threadIdx.x;

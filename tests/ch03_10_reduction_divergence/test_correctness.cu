@@ -1,5 +1,5 @@
 // ch03_10 correctness: every kernel, every block size, sizes that are not multiples of the block.
-#include "baselines.cuh"
+#include "baseline.cuh"
 #include "reduction.cuh"
 
 #include <tuple>

@@ -1,5 +1,5 @@
 // ch03_10 performance: the less-divergent kernels against the divergent baseline, side by side.
-#include "baselines.cuh"
+#include "baseline.cuh"
 #include "reduction.cuh"
 
 #include "cudalab/reference.hpp"

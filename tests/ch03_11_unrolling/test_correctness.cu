@@ -1,6 +1,6 @@
 // ch03_11 correctness: every kernel, every block size, sizes that are not multiples of the chunk
 // (factor x block) -- where the book's `idx + 7 * blockDim.x < n` drops the tail.
-#include "baselines.cuh"
+#include "baseline.cuh"
 #include "unrolling.cuh"
 
 #include <tuple>

@@ -1,7 +1,7 @@
 // ch03_11 performance: each unrolling step side by side with the step before it, and Unrolling8
-// against Interleaved. The kernels compared against are test-side copies (baselines.cu), the same
+// against Interleaved. The kernels compared against are test-side copies (baseline.cu), the same
 // for everyone. Every candidate is checked for correctness on the same input before it is timed.
-#include "baselines.cuh"
+#include "baseline.cuh"
 #include "unrolling.cuh"
 
 #include "cudalab/reference.hpp"

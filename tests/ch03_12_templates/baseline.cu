@@ -1,6 +1,6 @@
 // The runtime-blockDim version the template is compared with: ch03_11's reference
 // reduceCompleteUnrollWarps8. It lives with the tests, so it is the same for everyone.
-#include "baselines.cuh"
+#include "baseline.cuh"
 
 __global__ void reduceCompleteUnrollWarps8Baseline(int *g_idata, int *g_odata, unsigned int n) {
   __shared__ int smem[1024];

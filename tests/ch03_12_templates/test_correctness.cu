@@ -1,6 +1,6 @@
 // ch03_12 correctness: the launcher's switch and every instantiation, for sizes that are not
 // multiples of the chunk (8 x block); and an unsupported block size launches nothing.
-#include "baselines.cuh"
+#include "baseline.cuh"
 #include "templates.cuh"
 
 #include "cudalab/launch_recorder.hpp"

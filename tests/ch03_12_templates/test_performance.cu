@@ -1,6 +1,6 @@
 // ch03_12 performance: the template against the runtime-blockDim version (ch03_11's
 // reduceCompleteUnrollWarps8, a test-side copy), side by side, after a correctness check.
-#include "baselines.cuh"
+#include "baseline.cuh"
 #include "templates.cuh"
 
 namespace {

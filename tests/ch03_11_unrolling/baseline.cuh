@@ -1,4 +1,4 @@
-/// @file baselines.cuh
+/// @file baseline.cuh
 /// @brief The baseline kernels ch03_11_unrolling's performance tests compare against (they live with the
 /// tests, so the baseline is the same for every student), and the shared reduction checks.
 #pragma once

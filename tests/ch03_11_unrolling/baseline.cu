@@ -1,7 +1,7 @@
 // Baselines the performance tests compare against. They live with the tests, so they are the same
 // for every student: ch03_10's reduceInterleaved and the reference reduceUnrolling2/4, all fixed
 // for any n.
-#include "baselines.cuh"
+#include "baseline.cuh"
 
 namespace {
 /// Interleaved pairs in place over the first `count` elements of idata (count <= blockDim.x).
