@@ -1,0 +1,78 @@
+// ch05_05 performance, side by side in one process (median of 31 after warm-up):
+//  - transposeSharedPadded against transposeShared (the same kernel with 32-way bank conflicts on
+//    its tile reads), on a ragged square-ish matrix whose input and output together fill a
+//    quarter of this GPU's L2: the data stays in L2 between runs, so shared memory, not DRAM, is
+//    what limits both kernels (on DRAM-sized data a GPU with a lot of shared-memory bandwidth per
+//    byte of DRAM bandwidth hides the conflicts: see the README's questions);
+//  - transposeSharedPadded against the tests' 2D copy kernel of the same bytes and launch shape on
+//    a ragged 8191 x 8197 float matrix (256 MiB read, 256 MiB written per run).
+#include "bank_conflicts.cuh"
+#include "transpose_check.cuh"
+
+#include <cmath>
+#include <string>
+
+namespace {
+
+constexpr int kRows = 8191, kCols = 8197;  // not multiples of 32: the edge tiles are partial
+
+class TransposePerformance : public cudalab::GpuTest {
+ protected:
+  /// Uploads the input and checks @p name on it (a kernel is not timed until it is correct).
+  bool prepare(const char *name, void (*launch)(const float *, float *, int, int, cudaStream_t),
+               int rows = kRows, int cols = kCols) {
+    if (!data_ready_) {
+      cudaError_t err = data_.init(rows, cols, seed());
+      if (err != cudaSuccess) {
+        ADD_FAILURE() << cudalab::describe_error(err, "allocating 2 x 256 MiB", __FILE__, __LINE__);
+        return false;
+      }
+      data_ready_ = true;
+    }
+    const std::string error =
+        data_.check(name, [&](const float *in, float *out, int r, int c) { launch(in, out, r, c, 0); });
+    if (!error.empty()) {
+      ADD_FAILURE() << name << " is not timed until it is correct: " << error;
+      return false;
+    }
+    return true;
+  }
+  static cudalab::TimingOptions options() {
+    cudalab::TimingOptions opts;
+    opts.reps = 31;
+    return opts;
+  }
+
+  TransposeData data_;
+  bool data_ready_ = false;
+};
+
+TEST_F(TransposePerformance, PaddedTileIsClearlyFasterThanTheConflictedOne) {
+  // Input + output = L2 / 4: rows * (rows + 6) floats each, rows odd (never a multiple of 32).
+  const double floats = double(device().l2_bytes > 0 ? device().l2_bytes : (4u << 20)) / 4 / 2 / sizeof(float);
+  const int rows = static_cast<int>(std::sqrt(floats)) | 1, cols = rows + 6;
+  if (!prepare("transposeShared", launch_transpose_shared, rows, cols)) return;
+  if (!prepare("transposeSharedPadded", launch_transpose_padded, rows, cols)) return;
+  cudalab::Comparison cmp = cudalab::compare_kernels(
+      [&] { launch_transpose_shared(data_.input(), data_.output(), rows, cols); },
+      [&] { launch_transpose_padded(data_.input(), data_.output(), rows, cols); }, options());
+  const std::string shape = std::to_string(rows) + "x" + std::to_string(cols) + " (L2-resident)";
+  cudalab::expect_speedup({"transposeSharedPadded " + shape, "your transposeShared (tile[32][32]) " + shape, cmp,
+                           cudalab::threshold("padded_vs_shared"), "padded_vs_shared", data_.bytes()});
+}
+
+// The same-structure baseline: out[r][c] = in[r][c] with the transposes' grid, 32 x 8 blocks and
+// four elements per thread; its reads and writes are both coalesced, so it is what a transpose
+// whose shared tile costs nothing would reach. The fraction of the copy bandwidth is printed too.
+TEST_F(TransposePerformance, PaddedTileKeepsUpWithATiledCopy) {
+  if (!prepare("transposeSharedPadded", launch_transpose_padded)) return;
+  const dim3 grid = transpose_grid(kRows, kCols), block = transpose_block();
+  cudalab::Comparison cmp = cudalab::compare_kernels(
+      [&] { copyTiledBaseline<<<grid, block>>>(data_.input(), data_.output(), kRows, kCols); },
+      [&] { launch_transpose_padded(data_.input(), data_.output(), kRows, kCols); }, options());
+  cudalab::expect_speedup({"transposeSharedPadded 8191x8197",
+                           "2D copy kernel, same grid and 32x8 blocks, 4 floats per thread", cmp,
+                           cudalab::threshold("padded_vs_copy"), "padded_vs_copy", data_.bytes()});
+}
+
+}  // namespace

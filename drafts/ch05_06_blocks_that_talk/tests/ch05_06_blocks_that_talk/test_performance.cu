@@ -1,0 +1,51 @@
+// ch05_06 performance: the single pass against the two-launch reduction (the same grid, the same
+// grid-stride loop, the same loads per thread; a second launch of one block adds the partials),
+// side by side. Both read the whole input once; the single pass saves the second launch and its
+// gap, and pays one atomic per block and the last block's extra work.
+#include "baseline.cuh"
+#include "blocks_check.cuh"
+#include "blocks_that_talk.cuh"
+
+namespace {
+
+class SinglePassPerformance : public cudalab::GpuTest {
+ protected:
+  void versus_two_pass(int n, int reps, const char *key) {
+    const std::string error = single_pass_error(n, kSinglePassBlock, 0, seed());
+    if (!error.empty()) {
+      ADD_FAILURE() << "reduceSinglePass is not timed until it is correct: " << error;
+      return;
+    }
+    const std::vector<int> input = cudalab::random_ints(static_cast<std::size_t>(n), -1000, 1000, seed());
+    cudalab::DeviceBuffer<int> in;
+    cudalab::DeviceBuffer<long long> partial, out;
+    cudalab::DeviceBuffer<unsigned int> counter;
+    CUDALAB_ASSERT_OK(in.upload(input));
+    CUDALAB_ASSERT_OK(partial.allocate(kMaxSinglePassBlocks));
+    CUDALAB_ASSERT_OK(out.allocate(2));
+    CUDALAB_ASSERT_OK(counter.allocate(1));
+    CUDALAB_ASSERT_OK(cudaMemset(counter.get(), 0, sizeof(unsigned int)));
+    cudalab::TimingOptions opts;
+    opts.reps = reps;
+    cudalab::Comparison cmp = cudalab::compare_kernels(
+        [&] { launch_two_pass_baseline(in.get(), partial.get(), out.get() + 1, n, kSinglePassBlock); },
+        [&] { launch_reduce_single_pass(in.get(), partial.get(), counter.get(), out.get(), n, kSinglePassBlock); },
+        opts);
+    // The timed launches shared one counter: the last one's total must still be right.
+    std::vector<long long> got;
+    CUDALAB_ASSERT_OK(out.download(&got));
+    EXPECT_EQ(got[0], cpu_sum(input)) << "reduceSinglePass's total after " << reps
+                                      << "+ timed launches with one counter (n=" << n << ", seed=" << seed() << ")";
+    cudalab::expect_speedup({"reduceSinglePass block 256",
+                             "two launches (the same partial-sum kernel, then one block adds the partials)", cmp,
+                             cudalab::threshold(key), key, double(n) * sizeof(int)});
+  }
+};
+
+// 256 MiB: both are bound by DRAM; the single pass must not be slower.
+TEST_F(SinglePassPerformance, NotSlowerThanTwoLaunchesAt2Pow26) { versus_two_pass(1 << 26, 31, "single_vs_two_pass_2e26"); }
+
+// 1 MiB: the input stays in L2 and the launch gap is a large part of the time: one launch wins.
+TEST_F(SinglePassPerformance, FasterThanTwoLaunchesAt2Pow18) { versus_two_pass(1 << 18, 101, "single_vs_two_pass_2e18"); }
+
+}  // namespace
