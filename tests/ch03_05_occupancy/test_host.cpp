@@ -8,7 +8,10 @@
 #include <cuda_occupancy.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <random>
+#include <set>
 #include <sstream>
 
 namespace {
@@ -303,3 +306,131 @@ TEST_F(OccupancyModel, ImpossibleLaunchesGiveZeroBlocks) {
 }
 
 }  // namespace
+
+// sm_limits_from_device on synthetic devices. The student's function asks the CUDA runtime; this
+// test binary defines the runtime functions it may use (cudaGetDevice, cudaDeviceGetAttribute,
+// cudaGetDeviceProperties) itself: a definition in the executable takes precedence over the shared
+// CUDA runtime's (as in ch03_03's host tests), so the answers come from the synthetic device of
+// the running test, on any machine. A model that reads the limits of the GPU it was written on
+// and hard-codes the rest (128 B shared-memory units, right on sm_80+ only) fails on sm_75 here.
+namespace {
+
+const Arch *g_device = nullptr;  // the synthetic device answering the calls below (none: no GPU)
+std::set<int> g_unknown;         // attributes asked for that it does not model
+
+int synthetic_attribute(const Arch &a, cudaDeviceAttr attr, bool *known) {
+  *known = true;
+  switch (attr) {
+    case cudaDevAttrComputeCapabilityMajor: return a.major;
+    case cudaDevAttrComputeCapabilityMinor: return a.minor;
+    case cudaDevAttrWarpSize: return 32;
+    case cudaDevAttrMaxThreadsPerBlock: return 1024;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: return a.max_threads_per_sm;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: return a.max_blocks_per_sm;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: return 65536;
+    case cudaDevAttrMaxRegistersPerBlock: return 65536;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: return static_cast<int>(a.smem_per_sm);
+    case cudaDevAttrMaxSharedMemoryPerBlock: return 49152;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: return static_cast<int>(a.smem_optin);
+    case cudaDevAttrReservedSharedMemoryPerBlock: return static_cast<int>(a.reserved);
+    case cudaDevAttrMultiProcessorCount: return 40;
+    default: *known = false; return 0;
+  }
+}
+
+}  // namespace
+
+cudaError_t cudaGetDevice(int *device) {
+  *device = 0;
+  return g_device ? cudaSuccess : cudaErrorNoDevice;
+}
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+  *value = 0;
+  if (!g_device) return cudaErrorNoDevice;
+  if (device != 0) return cudaErrorInvalidDevice;
+  bool known = false;
+  *value = synthetic_attribute(*g_device, attr, &known);
+  if (!known) g_unknown.insert(static_cast<int>(attr));
+  return known ? cudaSuccess : cudaErrorInvalidValue;
+}
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
+  std::memset(prop, 0, sizeof *prop);
+  if (!g_device) return cudaErrorNoDevice;
+  if (device != 0) return cudaErrorInvalidDevice;
+  const Arch &a = *g_device;
+  std::snprintf(prop->name, sizeof prop->name, "synthetic %s", a.name);
+  prop->major = a.major;
+  prop->minor = a.minor;
+  prop->warpSize = 32;
+  prop->maxThreadsPerBlock = 1024;
+  prop->maxThreadsPerMultiProcessor = a.max_threads_per_sm;
+  prop->maxBlocksPerMultiProcessor = a.max_blocks_per_sm;
+  prop->regsPerMultiprocessor = 65536;
+  prop->regsPerBlock = 65536;
+  prop->sharedMemPerMultiprocessor = a.smem_per_sm;
+  prop->sharedMemPerBlock = 49152;
+  prop->sharedMemPerBlockOptin = a.smem_optin;
+  prop->reservedSharedMemPerBlock = a.reserved;
+  prop->multiProcessorCount = 40;
+  return cudaSuccess;
+}
+
+namespace {
+
+class SyntheticDevices : public cudalab::HostTest {
+ protected:
+  void TearDown() override { g_device = nullptr; }
+};
+
+TEST_F(SyntheticDevices, SmLimitsFromDeviceOnFiveArchitectures) {
+  for (const Arch &a : kArchs) {
+    g_device = &a;
+    g_unknown.clear();
+    SmLimits got;
+    const cudaError_t err = sm_limits_from_device(0, &got);
+    ASSERT_EQ(err, cudaSuccess) << "sm_limits_from_device(0) on a synthetic " << a.name << " returned "
+                                << cudaGetErrorName(err);
+    const SmLimits want = limits_of(a);
+    std::ostringstream wrong;
+    auto check = [&](const char *field, long long g, long long w) {
+      if (g != w) wrong << "\n  " << field << " = " << g << ", expected " << w;
+    };
+    check("cc_major", got.cc_major, want.cc_major);
+    check("cc_minor", got.cc_minor, want.cc_minor);
+    check("warp_size", got.warp_size, want.warp_size);
+    check("max_threads_per_block", got.max_threads_per_block, want.max_threads_per_block);
+    check("max_threads_per_sm", got.max_threads_per_sm, want.max_threads_per_sm);
+    check("max_blocks_per_sm", got.max_blocks_per_sm, want.max_blocks_per_sm);
+    check("regs_per_sm", got.regs_per_sm, want.regs_per_sm);
+    check("regs_per_block", got.regs_per_block, want.regs_per_block);
+    check("max_regs_per_thread", got.max_regs_per_thread, want.max_regs_per_thread);
+    check("reg_alloc_unit", got.reg_alloc_unit, want.reg_alloc_unit);
+    check("sub_partitions", got.sub_partitions, want.sub_partitions);
+    check("smem_per_sm", static_cast<long long>(got.smem_per_sm), static_cast<long long>(want.smem_per_sm));
+    check("smem_per_block", static_cast<long long>(got.smem_per_block), static_cast<long long>(want.smem_per_block));
+    check("smem_per_block_optin", static_cast<long long>(got.smem_per_block_optin),
+          static_cast<long long>(want.smem_per_block_optin));
+    check("reserved_smem_per_block", static_cast<long long>(got.reserved_smem_per_block),
+          static_cast<long long>(want.reserved_smem_per_block));
+    check("smem_alloc_unit", static_cast<long long>(got.smem_alloc_unit), static_cast<long long>(want.smem_alloc_unit));
+    if (!wrong.str().empty()) {
+      std::ostringstream unknown;
+      for (int attr : g_unknown) unknown << " " << attr;
+      ADD_FAILURE() << "sm_limits_from_device(0) on a synthetic " << a.name << " (compute capability " << a.major
+                    << "." << a.minor << "):" << wrong.str()
+                    << (g_unknown.empty() ? "" : "\n  (it also asked for attributes this synthetic device does not "
+                                                 "model, answered with cudaErrorInvalidValue:" + unknown.str() + ")");
+    }
+  }
+}
+
+TEST_F(SyntheticDevices, SmLimitsFromDeviceReturnsTheRuntimesError) {
+  g_device = &kArchs[4];
+  SmLimits got;
+  const cudaError_t err = sm_limits_from_device(3, &got);  // the synthetic machine has device 0 only
+  EXPECT_NE(err, cudaSuccess) << "sm_limits_from_device(3) returned cudaSuccess on a machine with one GPU: "
+                                 "return the first CUDA error";
+}
+
+}  // namespace
+
