@@ -14,6 +14,7 @@
 #include "resources.cuh"
 
 #include "cudalab/testing.cuh"
+#include "synthetic_device.hpp"
 
 #include <cuda_occupancy.h>
 
@@ -27,21 +28,12 @@
 
 namespace {
 
-/// One synthetic device: the published limits of an architecture (CUDA C++ Programming Guide,
-/// "Compute Capabilities"; cudaDevAttrReservedSharedMemoryPerBlock).
-struct Arch {
-  const char *name;
-  int major, minor, max_threads_per_sm, max_blocks_per_sm;
-  int smem_per_sm, smem_optin, reserved;
-};
-const Arch kArchs[] = {
-    {"sm_75", 7, 5, 1024, 16, 65536, 65536, 0},       // Turing (T4, RTX 20xx)
-    {"sm_80", 8, 0, 2048, 32, 167936, 166912, 1024},  // A100
-    {"sm_86", 8, 6, 1536, 16, 102400, 101376, 1024},  // RTX 30xx, A10
-    {"sm_89", 8, 9, 1536, 24, 102400, 101376, 1024},  // RTX 40xx, L4
-    {"sm_90", 9, 0, 2048, 32, 233472, 232448, 1024},  // H100, H200
-};
-constexpr int kRegsPerSm = 65536, kRegsPerBlock = 65536, kSmemPerBlock = 49152, kSms = 40;
+using cudalab::synthetic::Arch;
+using cudalab::synthetic::kArchs;
+using cudalab::synthetic::kRegsPerBlock;
+using cudalab::synthetic::kRegsPerSm;
+using cudalab::synthetic::kSmemPerBlock;
+using cudalab::synthetic::kSms;
 
 /// What the synthetic runtime answers (one test at a time).
 struct FakeRuntime {
@@ -53,62 +45,7 @@ struct FakeRuntime {
 } g_fake;
 
 int attribute_value(cudaDeviceAttr attr, bool *known) {
-  const Arch &a = *g_fake.arch;
-  *known = true;
-  switch (attr) {
-    case cudaDevAttrComputeCapabilityMajor:
-      return a.major;
-    case cudaDevAttrComputeCapabilityMinor:
-      return a.minor;
-    case cudaDevAttrWarpSize:
-      return 32;
-    case cudaDevAttrMaxThreadsPerBlock:
-      return 1024;
-    case cudaDevAttrMaxThreadsPerMultiProcessor:
-      return a.max_threads_per_sm;
-    case cudaDevAttrMaxBlocksPerMultiprocessor:
-      return a.max_blocks_per_sm;
-    case cudaDevAttrMaxRegistersPerMultiprocessor:
-      return kRegsPerSm;
-    case cudaDevAttrMaxRegistersPerBlock:
-      return kRegsPerBlock;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
-      return a.smem_per_sm;
-    case cudaDevAttrMaxSharedMemoryPerBlock:
-      return kSmemPerBlock;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
-      return a.smem_optin;
-    case cudaDevAttrReservedSharedMemoryPerBlock:
-      return a.reserved;
-    case cudaDevAttrMultiProcessorCount:
-      return kSms;
-    case cudaDevAttrMaxBlockDimX:
-    case cudaDevAttrMaxBlockDimY:
-      return 1024;
-    case cudaDevAttrMaxBlockDimZ:
-      return 64;
-    case cudaDevAttrMaxGridDimX:
-      return INT_MAX;
-    case cudaDevAttrMaxGridDimY:
-    case cudaDevAttrMaxGridDimZ:
-      return 65535;
-    case cudaDevAttrTotalConstantMemory:
-      return 65536;
-    case cudaDevAttrL2CacheSize:
-      return 4 << 20;
-    case cudaDevAttrGlobalMemoryBusWidth:
-      return 256;
-    case cudaDevAttrMemoryClockRate:
-      return 5000000;
-    case cudaDevAttrClockRate:
-      return 1500000;
-    case cudaDevAttrGlobalL1CacheSupported:
-    case cudaDevAttrLocalL1CacheSupported:
-      return 1;
-    default:
-      *known = false;
-      return 0;
-  }
+  return cudalab::synthetic::attribute(*g_fake.arch, attr, known);
 }
 
 cudaOccDeviceProp occ_props(const Arch &a) {
@@ -150,28 +87,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) 
   return cudaSuccess;
 }
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
-  std::memset(prop, 0, sizeof *prop);
-  const Arch &a = *g_fake.arch;
-  std::snprintf(prop->name, sizeof prop->name, "synthetic %s", a.name);
-  prop->major = a.major;
-  prop->minor = a.minor;
-  prop->warpSize = 32;
-  prop->maxThreadsPerBlock = 1024;
-  prop->maxThreadsPerMultiProcessor = a.max_threads_per_sm;
-  prop->maxBlocksPerMultiProcessor = a.max_blocks_per_sm;
-  prop->regsPerBlock = kRegsPerBlock;
-  prop->regsPerMultiprocessor = kRegsPerSm;
-  prop->sharedMemPerBlock = kSmemPerBlock;
-  prop->sharedMemPerMultiprocessor = a.smem_per_sm;
-  prop->sharedMemPerBlockOptin = a.smem_optin;
-  prop->reservedSharedMemPerBlock = a.reserved;
-  prop->multiProcessorCount = kSms;
-  prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024;
-  prop->maxThreadsDim[2] = 64;
-  prop->maxGridSize[0] = INT_MAX;
-  prop->maxGridSize[1] = prop->maxGridSize[2] = 65535;
-  prop->totalConstMem = 65536;
-  prop->l2CacheSize = 4 << 20;
+  cudalab::synthetic::properties(*g_fake.arch, prop);
   return device == 0 ? cudaSuccess : cudaErrorInvalidDevice;
 }
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {

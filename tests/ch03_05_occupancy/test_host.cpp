@@ -4,11 +4,11 @@
 #include "occupancy.cuh"
 
 #include "cudalab/testing.cuh"
+#include "synthetic_device.hpp"
 
 #include <cuda_occupancy.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <random>
 #include <set>
@@ -16,20 +16,9 @@
 
 namespace {
 
-struct Arch {
-  const char *name;
-  int major, minor, max_threads_per_sm, max_blocks_per_sm;
-  std::size_t smem_per_sm, smem_optin, reserved;
-};
-
-// Published limits (CUDA C++ Programming Guide, "Compute Capabilities").
-const Arch kArchs[] = {
-    {"sm_75", 7, 5, 1024, 16, 65536, 65536, 0},       // Turing (T4, RTX 20xx)
-    {"sm_80", 8, 0, 2048, 32, 167936, 166912, 1024},  // A100
-    {"sm_86", 8, 6, 1536, 16, 102400, 101376, 1024},  // RTX 30xx, A10
-    {"sm_89", 8, 9, 1536, 24, 102400, 101376, 1024},  // RTX 40xx, L4
-    {"sm_90", 9, 0, 2048, 32, 233472, 232448, 1024},  // H100
-};
+// Published limits (CUDA C++ Programming Guide, "Compute Capabilities"): tests/support/synthetic_device.hpp.
+using cudalab::synthetic::Arch;
+using cudalab::synthetic::kArchs;
 
 SmLimits limits_of(const Arch &a) {
   SmLimits s;
@@ -318,26 +307,6 @@ namespace {
 const Arch *g_device = nullptr;  // the synthetic device answering the calls below (none: no GPU)
 std::set<int> g_unknown;         // attributes asked for that it does not model
 
-int synthetic_attribute(const Arch &a, cudaDeviceAttr attr, bool *known) {
-  *known = true;
-  switch (attr) {
-    case cudaDevAttrComputeCapabilityMajor: return a.major;
-    case cudaDevAttrComputeCapabilityMinor: return a.minor;
-    case cudaDevAttrWarpSize: return 32;
-    case cudaDevAttrMaxThreadsPerBlock: return 1024;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: return a.max_threads_per_sm;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: return a.max_blocks_per_sm;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: return 65536;
-    case cudaDevAttrMaxRegistersPerBlock: return 65536;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: return static_cast<int>(a.smem_per_sm);
-    case cudaDevAttrMaxSharedMemoryPerBlock: return 49152;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: return static_cast<int>(a.smem_optin);
-    case cudaDevAttrReservedSharedMemoryPerBlock: return static_cast<int>(a.reserved);
-    case cudaDevAttrMultiProcessorCount: return 40;
-    default: *known = false; return 0;
-  }
-}
-
 }  // namespace
 
 cudaError_t cudaGetDevice(int *device) {
@@ -349,7 +318,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) 
   if (!g_device) return cudaErrorNoDevice;
   if (device != 0) return cudaErrorInvalidDevice;
   bool known = false;
-  *value = synthetic_attribute(*g_device, attr, &known);
+  *value = cudalab::synthetic::attribute(*g_device, attr, &known);
   if (!known) g_unknown.insert(static_cast<int>(attr));
   return known ? cudaSuccess : cudaErrorInvalidValue;
 }
@@ -357,21 +326,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   std::memset(prop, 0, sizeof *prop);
   if (!g_device) return cudaErrorNoDevice;
   if (device != 0) return cudaErrorInvalidDevice;
-  const Arch &a = *g_device;
-  std::snprintf(prop->name, sizeof prop->name, "synthetic %s", a.name);
-  prop->major = a.major;
-  prop->minor = a.minor;
-  prop->warpSize = 32;
-  prop->maxThreadsPerBlock = 1024;
-  prop->maxThreadsPerMultiProcessor = a.max_threads_per_sm;
-  prop->maxBlocksPerMultiProcessor = a.max_blocks_per_sm;
-  prop->regsPerMultiprocessor = 65536;
-  prop->regsPerBlock = 65536;
-  prop->sharedMemPerMultiprocessor = a.smem_per_sm;
-  prop->sharedMemPerBlock = 49152;
-  prop->sharedMemPerBlockOptin = a.smem_optin;
-  prop->reservedSharedMemPerBlock = a.reserved;
-  prop->multiProcessorCount = 40;
+  cudalab::synthetic::properties(*g_device, prop);
   return cudaSuccess;
 }
 
