@@ -18,8 +18,10 @@ one <mutant>.txt score table each), the mutant's files overlaid and rebuilt incr
 tools/grade_submission.py does for a student. With -j N, N trees are built at once (a lab with
 many mutants gets several, --per-tree mutants each) while the GPU grades: correctness tests of
 several labs (up to --gpu-labs) may share the GPU (up to --gpu-jobs at once per lab), performance
-tests always have it to themselves. --stop-early skips the performance tests of a wrong mutant that has already lost
-correctness points (its row says "correctness only"); correct variants always run everything.
+tests always have it to themselves. --stop-early lets a wrong mutant that has already lost
+correctness points skip what needs the GPU alone (its serial correctness tests when the others
+already failed, and its performance tests; its row says "correctness only"); correct variants
+always run everything.
 A machine with 16 cores and an H100 grades every mutant of the repository in about 30 minutes with
 `-j 14 --gpu-jobs 6 --stop-early` (--gpu-labs 3). The kill table is also written to <out>/kill-table.txt.
 
@@ -371,16 +373,25 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
         except (OSError, ValueError):
             return None, table
 
+    def lost_correctness(summary: dict | None) -> bool:
+        if summary is None:
+            return False
+        got, total = summary["labs"][lab]["correctness"]
+        return got < total
+
     (work / "ctest.log").write_text("")
     with holding(gpu.shared()):
         ctest("correctness", gpu_jobs, ["-LE", "^serial$"])
+    if stop_early and expect == "lose":
+        # A wrong mutant that already lost points need not wait for the GPU alone (serial tests).
+        summary, table = grade()
+        if lost_correctness(summary):
+            return summary, table, False
     with holding(gpu.exclusive()):  # RUN_SERIAL tests (timed, big-memory): no other lab's tests beside them
         ctest("correctness", 1, ["-L", "^serial$"], part="serial")
     summary, table = grade()
-    if stop_early and expect == "lose" and summary is not None:
-        got, total = summary["labs"][lab]["correctness"]
-        if got < total:
-            return summary, table, False
+    if stop_early and expect == "lose" and lost_correctness(summary):
+        return summary, table, False
     with holding(gpu.exclusive()):
         ctest("performance", 1)
     summary, table = grade()

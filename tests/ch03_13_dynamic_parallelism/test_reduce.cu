@@ -1,6 +1,6 @@
 // ch03_13 correctness: the two CDP2-correct recursive reductions, for any n.
 #include "nested.cuh"
-#include "nested_check.cuh"
+#include "reduce_check.cuh"
 
 #include <tuple>
 
@@ -9,6 +9,8 @@ namespace {
 // 1 and 2 elements, less than a warp, not a multiple of any block, just over a power of two,
 // and the book's 2^20 with a ragged tail.
 const unsigned int kSizes[] = {1, 2, 3, 31, 33, 1000, 4097, (1u << 20) + 3};
+
+constexpr const char *kChildHint = "a partial sum never written means a child grid did not run (launch error?)";
 
 /// GPU tests of device-side launches: raise the pending-launch limit first.
 class NestedTest : public cudalab::GpuTest {
@@ -27,12 +29,12 @@ class RecursiveReduceLarge : public NestedTest {};
 TEST_P(RecursiveReduce, NosyncPartialSumsRightForAnyN) {
   const unsigned int block = GetParam();
   for (unsigned int n : kSizes) {
-    const std::string error = nested_reduction_error(
-        "gpuRecursiveReduceNosync",
+    const std::string error = reduction_error(
+        {"gpuRecursiveReduceNosync", n, block, "block=" + std::to_string(block), seed() + n, kChildHint},
         [&](int *in, int *out, unsigned int m) {
           gpuRecursiveReduceNosync<<<nested_grid(m, block), block>>>(in, out, m);
-        },
-        n, block, "block=" + std::to_string(block), seed() + n);
+          return cudaGetLastError();
+        });
     if (!error.empty()) GTEST_FAIL() << error;
   }
 }
@@ -41,12 +43,12 @@ TEST_P(RecursiveReduce, NosyncPartialSumsRightForAnyN) {
 TEST_P(RecursiveReduce, TailLaunchPartialSumsRightForAnyN) {
   const unsigned int threads = GetParam(), iDim = 2 * threads;
   for (unsigned int n : kSizes) {
-    const std::string error = nested_reduction_error(
-        "gpuRecursiveReduce2",
+    const std::string error = reduction_error(
+        {"gpuRecursiveReduce2", n, iDim, "iDim=" + std::to_string(iDim), seed() + n, kChildHint},
         [&](int *in, int *out, unsigned int m) {
           gpuRecursiveReduce2<<<nested_grid(m, iDim), threads>>>(in, out, threads, iDim, m);
-        },
-        n, iDim, "iDim=" + std::to_string(iDim), seed() + n);
+          return cudaGetLastError();
+        });
     if (!error.empty()) GTEST_FAIL() << error;
   }
 }
@@ -62,12 +64,12 @@ INSTANTIATE_TEST_SUITE_P(Nested, RecursiveReduce, ::testing::Values(64u, 256u, 5
 TEST_F(RecursiveReduceLarge, TailLaunchExactOnHugeGridsEveryRun) {
   const unsigned int n = (1u << 24) + 7, threads = 256, iDim = 512;
   for (int run = 0; run < 10; ++run) {
-    const std::string error = nested_reduction_error(
-        "gpuRecursiveReduce2",
+    const std::string error = reduction_error(
+        {"gpuRecursiveReduce2", n, iDim, "iDim=512 run=" + std::to_string(run + 1) + "/10", seed() + run, kChildHint},
         [&](int *in, int *out, unsigned int m) {
           gpuRecursiveReduce2<<<nested_grid(m, iDim), threads>>>(in, out, threads, iDim, m);
-        },
-        n, iDim, "iDim=512 run=" + std::to_string(run + 1) + "/10", seed() + run);
+          return cudaGetLastError();
+        });
     if (!error.empty()) GTEST_FAIL() << error;
   }
 }

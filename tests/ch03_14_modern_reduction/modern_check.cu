@@ -1,6 +1,7 @@
 #include "modern_check.cuh"
 
 #include "modern_reduction.cuh"
+#include "reduce_check.cuh"
 
 #include "cudalab/reference.hpp"
 
@@ -13,47 +14,14 @@ constexpr int kGuardValue = 1 << 20;   // reading it into a sum makes the sum wr
 }  // namespace
 
 std::string shuffle8_error(unsigned int n, unsigned int block, std::uint64_t seed) {
-  using cudalab::DeviceBuffer;
   const unsigned int grid = shuffle8_grid(n, block);
-  const std::string ctx = cudalab::context({{"n", n}, {"block", block}, {"grid", grid}, {"seed", (long long)seed}});
-  std::vector<int> input = cudalab::random_ints(n, -1000, 1000, seed);
-  std::vector<int> guarded = input;
-  guarded.resize(std::size_t(n) + kGuard, kGuardValue);
-  DeviceBuffer<int> d_in, d_out;
-  cudaError_t err = d_in.upload(guarded);
-  if (err == cudaSuccess) err = d_out.allocate(std::size_t(grid) + kGuard);
-  if (err == cudaSuccess) err = d_out.poison();
-  if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
-
-  reduceShuffle8<<<grid, block>>>(d_in.get(), d_out.get(), n);
-  err = cudaGetLastError();
-  if (err == cudaSuccess) err = cudaDeviceSynchronize();
-  if (err != cudaSuccess) return cudalab::describe_error(err, "reduceShuffle8", __FILE__, __LINE__) + " (" + ctx + ")";
-
-  std::vector<int> in_after, out;
-  if ((err = d_in.download(&in_after)) != cudaSuccess || (err = d_out.download(&out)) != cudaSuccess)
-    return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
-  std::ostringstream msg;
-  for (std::size_t i = 0; i < in_after.size(); ++i) {
-    if (in_after[i] != guarded[i]) {
-      msg << "reduceShuffle8 modified its input: g_idata[" << i << "] changed (" << ctx << ")";
-      return msg.str();
-    }
-  }
-  for (unsigned int i = 0; i < kGuard; ++i) {
-    if (!cudalab::is_poison(out[grid + i])) {
-      msg << "reduceShuffle8 wrote past the last partial sum: g_odata[" << grid + i
-          << "] was written, but the grid has " << grid << " blocks (" << ctx << ")";
-      return msg.str();
-    }
-  }
-  out.resize(grid);
-  const std::vector<long long> expected = cudalab::cpu::chunk_sums(input, 8 * block);
-  ::testing::AssertionResult same = cudalab::equal_arrays(
-      "reduceShuffle8", ctx + "; a partial sum off by a multiple of 1048576 means a read past element n-1", expected,
-      out, "block");
-  if (!same) return same.message();
-  return "";
+  ReduceCase c{"reduceShuffle8", n, 8 * block, "block=" + std::to_string(block), seed,
+               "block b must sum elements [b*8*block, (b+1)*8*block)"};
+  c.read_only_input = true;
+  return reduction_error(c, [&](int *in, int *out, unsigned int count) {
+    reduceShuffle8<<<grid, block>>>(in, out, count);
+    return cudaGetLastError();
+  });
 }
 
 unsigned int modern_grid_here(unsigned int n) {

@@ -8,9 +8,8 @@
 #include <cstdint>
 #include <string>
 
-/// @brief Runs reduceShuffle8 once on n fresh random ints in [-1000, 1000] followed by a guard
-/// region; returns what is wrong ("" if nothing): first wrong partial sum (expected vs actual),
-/// writes past the last partial sum, or the total. Messages name n, block, grid and the seed.
+/// @brief Runs reduceShuffle8 once through reduction_error() (tests/support/reduce_check.cuh), its
+/// input read-only: returns what is wrong ("" if nothing).
 std::string shuffle8_error(unsigned int n, unsigned int block, std::uint64_t seed);
 
 /// @brief Runs reduceModern once on n fresh random ints that start @p offset ints (0..3) past a

@@ -10,14 +10,14 @@ constexpr unsigned int kGuard = 4096;  // ints after the input and after the par
 constexpr int kGuardValue = 1 << 20;   // reading it into a sum makes the sum wrong
 }  // namespace
 
-std::string reduction_error(const char *name, const ReduceLaunch &launch, unsigned int n, unsigned int block,
-                            unsigned int chunk, std::uint64_t seed) {
+std::string reduction_error(const ReduceCase &c, const ReduceLaunch &launch) {
   using cudalab::DeviceBuffer;
-  const unsigned int grid = (n + chunk - 1) / chunk;
-  const std::string ctx = cudalab::context({{"n", n}, {"block", block}, {"grid", grid}, {"seed", (long long)seed}});
+  const unsigned int n = c.n, grid = (n + c.chunk - 1) / c.chunk;
+  const std::string ctx =
+      cudalab::context({{"n", n}, {"grid", grid}, {"seed", static_cast<long long>(c.seed)}}) + " " + c.shape;
   std::ostringstream msg;
 
-  std::vector<int> input = cudalab::random_ints(n, -1000, 1000, seed);
+  std::vector<int> input = cudalab::random_ints(n, -1000, 1000, c.seed);
   std::vector<int> guarded = input;
   guarded.resize(std::size_t(n) + kGuard, kGuardValue);
   DeviceBuffer<int> d_in, d_out;
@@ -28,39 +28,50 @@ std::string reduction_error(const char *name, const ReduceLaunch &launch, unsign
 
   err = launch(d_in.get(), d_out.get(), n);
   if (err == cudaSuccess) err = cudaGetLastError();
-  if (err == cudaSuccess) err = cudaDeviceSynchronize();
-  if (err != cudaSuccess) return cudalab::describe_error(err, name, __FILE__, __LINE__) + " (" + ctx + ")";
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();  // waits for child grids as well
+  if (err != cudaSuccess) return cudalab::describe_error(err, c.name, __FILE__, __LINE__) + " (" + ctx + ")";
 
   std::vector<int> in_after, out;
   if ((err = d_in.download(&in_after)) != cudaSuccess || (err = d_out.download(&out)) != cudaSuccess)
     return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
-  for (unsigned int i = 0; i < kGuard; ++i) {
-    if (in_after[std::size_t(n) + i] != kGuardValue) {
-      msg << name << " wrote past the end of g_idata: element " << n + i << " (n = " << n << ") was changed (" << ctx
+  for (std::size_t i = c.read_only_input ? 0 : n; i < in_after.size(); ++i) {
+    if (in_after[i] == guarded[i]) continue;
+    if (i < n)
+      msg << c.name << " modified its input: g_idata[" << i << "] changed (" << ctx << ")";
+    else
+      msg << c.name << " wrote past the end of g_idata: element " << i << " (n = " << n << ") was changed (" << ctx
           << ")";
-      return msg.str();
-    }
+    return msg.str();
+  }
+  for (unsigned int i = 0; i < kGuard; ++i) {
     if (!cudalab::is_poison(out[std::size_t(grid) + i])) {
-      msg << name << " wrote past the last partial sum: g_odata[" << grid + i << "] was written, but the grid has only "
-          << grid << " blocks (" << ctx << ")";
+      msg << c.name << " wrote past the last partial sum: g_odata[" << grid + i << "] was written, but there are only "
+          << grid << " partial sums (" << ctx << ")";
       return msg.str();
     }
   }
   out.resize(grid);
-  const std::vector<long long> expected = cudalab::cpu::chunk_sums(input, chunk);
+  const std::vector<long long> expected = cudalab::cpu::chunk_sums(input, c.chunk);
   ::testing::AssertionResult same = cudalab::equal_arrays(
-      name,
-      ctx + "; block b must sum elements [b*" + std::to_string(chunk) + ", (b+1)*" + std::to_string(chunk) +
-          "); a partial sum off by a multiple of 1048576 means the block read past element n-1",
+      c.name, ctx + "; " + c.hint + (c.hint.empty() ? "" : "; ") +
+                  "a partial sum off by a multiple of 1048576 means a read past element n-1",
       expected, out, "block");
   if (!same) return same.message();
   long long total = 0;
   for (int p : out) total += p;
   if (total != cudalab::cpu::sum(input)) {
-    msg << name << ": total is " << total << ", expected " << cudalab::cpu::sum(input) << " (" << ctx << ")";
+    msg << c.name << ": total is " << total << ", expected " << cudalab::cpu::sum(input) << " (" << ctx << ")";
     return msg.str();
   }
   return "";
+}
+
+std::string reduction_error(const char *name, const ReduceLaunch &launch, unsigned int n, unsigned int block,
+                            unsigned int chunk, std::uint64_t seed) {
+  const std::string c = std::to_string(chunk);
+  return reduction_error({name, n, chunk, "block=" + std::to_string(block), seed,
+                          "block b must sum elements [b*" + c + ", (b+1)*" + c + ")"},
+                         launch);
 }
 
 std::string reduction_error(const char *name, ReduceKernel kernel, unsigned int n, unsigned int block,

@@ -1,6 +1,6 @@
 /// @file reduce_check.cuh
-/// @brief Test support for reduction labs (ch03_10, ch03_11, ch03_12): run a kernel
-/// with the seeds' contract on a guarded buffer and check every partial sum against the CPU.
+/// @brief Test support for the reduction labs (ch03_10 .. ch03_14): run a reduction with the seeds'
+/// contract on a guarded buffer and check every partial sum against the CPU.
 #pragma once
 
 #include "cudalab/testing.cuh"
@@ -12,15 +12,30 @@
 /// Kernels with the seeds' signature (g_idata, g_odata, n).
 using ReduceKernel = void (*)(int *, int *, unsigned int);
 
-/// A launch of a reduction on (g_idata, g_odata, n); returns the launch error (cudaGetLastError()).
+/// A launch of a reduction on (g_idata, g_odata, n) on the default stream; returns the launch
+/// error (cudaGetLastError()).
 using ReduceLaunch = std::function<cudaError_t(int *, int *, unsigned int)>;
 
+/// What one reduction_error() run checks.
+struct ReduceCase {
+  const char *name;            ///< the kernel, as messages name it
+  unsigned int n;              ///< elements to sum
+  unsigned int chunk;          ///< elements each partial sum covers; ceil(n / chunk) partial sums
+  std::string shape;           ///< the launch shape for messages ("block=256", "iDim=512")
+  std::uint64_t seed;          ///< input seed
+  std::string hint;            ///< what a wrong partial sum may mean, appended to its message
+  bool read_only_input = false;  ///< g_idata must come back unchanged (else only its guard is checked)
+};
+
 /// @brief Runs @p launch once and returns what is wrong with its result ("" if nothing).
-/// The input is n fresh random ints in [-1000, 1000] (from @p seed) followed by a guard region;
-/// g_odata is poisoned and has a guard region too. Checks: nothing written past n in g_idata or
-/// past the grid in g_odata, every partial sum right (first wrong block named), the total right.
-/// @param chunk elements each block sums (block for ch03_10, block * 8 for Unrolling8, ...);
-///              the grid is ceil(n / chunk)
+/// The input is n fresh random ints in [-1000, 1000] (from the case's seed) followed by a guard
+/// region; g_odata is poisoned and has a guard region too. Checks: a launch or device-side error,
+/// nothing written past n in g_idata (nothing at all with read_only_input) or past the last partial
+/// sum in g_odata, every partial sum right (first wrong one named, expected vs actual), the total.
+std::string reduction_error(const ReduceCase &c, const ReduceLaunch &launch);
+
+/// @brief reduction_error() for a kernel whose block b sums elements [b*chunk, (b+1)*chunk),
+/// launched as `launch` does it (shape "block=<block>").
 std::string reduction_error(const char *name, const ReduceLaunch &launch, unsigned int n, unsigned int block,
                             unsigned int chunk, std::uint64_t seed);
 
