@@ -461,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", default=[], metavar="NAME",
                         help="grading: only these mutants (their names, or lab/name)")
     parser.add_argument("--stop-early", action="store_true",
-                        help="a wrong mutant that already lost correctness points skips the performance tests")
+                        help="a wrong mutant that already lost correctness points skips what needs the GPU alone")
     args = parser.parse_args(argv)
     if args.compile and not args.check:
         parser.error("--compile goes with --check")
