@@ -32,7 +32,9 @@
 #
 # Called from tests/<lab>/CMakeLists.txt. Test sources are relative to that directory, which also
 # holds grading.json (points and thresholds, see docs/grading.md). Every GoogleTest case becomes
-# its own CTest test (gtest_discover_tests), so a crash costs that test only.
+# its own CTest test (gtest_discover_tests), so a crash costs that test only. Each test writes one
+# result record, <build>/tests/<lab>/results/<test>.json (GoogleTest's JSON output, named by
+# GTEST_OUTPUT in the test's environment; cmake/TestRecords.cmake), which tools/grade.py reads.
 #
 # Hangs: a GPU test whose wait on the GPU (a synchronising CUDA call) has lasted its budget is
 # stopped by the watchdog in the test binary (common/testing/watchdog.cpp; RunSanitizer.cmake
@@ -528,6 +530,9 @@ function(_cudalab_test_executable lab kind where budget heavy)
   # first label, so the labels are set by a second include file that runs after discovery.
   set(labels "${lab};${kind};${where}")
   set(state "CUDALAB_STATE_DIR=${CMAKE_CURRENT_BINARY_DIR}")
+  # Each test's result record (cmake/TestRecords.cmake): GoogleTest writes its JSON output there
+  # when the test ends; the test binary's main() removes an earlier run's record first.
+  set(results "${CMAKE_CURRENT_BINARY_DIR}/results")
   # Tests that time kernels, count them with Nsight Compute or size their data from the free GPU
   # memory run alone (RUN_SERIAL) even under `ctest -j N`, with the larger budget: correctness
   # tests may share the GPU, measurements may not. They carry the label "serial" too, for a tool
@@ -550,7 +555,7 @@ function(_cudalab_test_executable lab kind where budget heavy)
     set(late "\
       if(t MATCHES \"${serial}\")
         set_tests_properties(\${t} PROPERTIES RUN_SERIAL TRUE TIMEOUT ${heavy_timeout} LABELS \"${labels};serial\"
-                             ENVIRONMENT \"${state};CUDALAB_KERNEL_TIMEOUT=${heavy}\")
+                             ENVIRONMENT \"${state};CUDALAB_KERNEL_TIMEOUT=${heavy};GTEST_OUTPUT=json:${results}/\${record}\")
         list(APPEND cudalab_late_${lab} \"\${t}\")
         continue()
       endif()
@@ -560,12 +565,15 @@ function(_cudalab_test_executable lab kind where budget heavy)
   if(where STREQUAL "gpu")
     set(early "      list(APPEND cudalab_early_${lab} \"\${t}\")\n")
   endif()
+  file(MAKE_DIRECTORY ${results})
   file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${exe}_labels.cmake CONTENT "\
 if(EXISTS \"$<TARGET_FILE:${exe}>\")
   if(${exe}_TESTS)
+    include([==[${CUDALAB_ROOT}cmake/TestRecords.cmake]==])
     set_tests_properties(\${${exe}_TESTS} PROPERTIES LABELS \"${labels}\" TIMEOUT ${light_timeout})
     foreach(t IN LISTS ${exe}_TESTS)
-${late}      set_tests_properties(\${t} PROPERTIES ENVIRONMENT \"${state};CUDALAB_KERNEL_TIMEOUT=${budget}\")
+      cudalab_record_file(\"\${t}\" record)
+${late}      set_tests_properties(\${t} PROPERTIES ENVIRONMENT \"${state};CUDALAB_KERNEL_TIMEOUT=${budget};GTEST_OUTPUT=json:${results}/\${record}\")
 ${early}    endforeach()
   endif()
 else()
@@ -709,13 +717,14 @@ file(REMOVE [==[${CMAKE_CURRENT_BINARY_DIR}/lab-hung.txt]==])
       # Added by the lab's include file (below), after the discovered tests, so that it can depend
       # on them. Run by ctest as: cmake -D... -P RunSanitizer.cmake.
       string(REGEX REPLACE "^${lab}[.]" "" short "${name}")
+      cudalab_record_file("${name}" record)  # written by RunSanitizer.cmake
       string(APPEND lab_tests "add_test([==[${name}]==] [==[${CMAKE_COMMAND}]==]
          [==[-DSANITIZER=${CUDALAB_COMPUTE_SANITIZER}]==] [==[-DTOOL=${tool}]==]
          [==[-DEXE=$<TARGET_FILE:${driver}>]==] [==[-DCASE=${case}]==] [==[-DEXPECT=${expect}]==]
          [==[-DNAME=${short}]==] -P [==[${CUDALAB_ROOT}cmake/RunSanitizer.cmake]==])
 set_tests_properties([==[${name}]==] PROPERTIES LABELS \"${lab};correctness;gpu;sanitizer\"
   SKIP_REGULAR_EXPRESSION [==[\\[ CUDALAB  \\] skipped:]==] TIMEOUT ${heavy_timeout} PROCESSORS 2
-  ENVIRONMENT \"CUDALAB_STATE_DIR=${CMAKE_CURRENT_BINARY_DIR};CUDALAB_KERNEL_TIMEOUT=${ARG_PERF_TIMEOUT}\")
+  ENVIRONMENT \"CUDALAB_STATE_DIR=${CMAKE_CURRENT_BINARY_DIR};CUDALAB_KERNEL_TIMEOUT=${ARG_PERF_TIMEOUT};GTEST_OUTPUT=json:${CMAKE_CURRENT_BINARY_DIR}/results/${record}\")
 list(APPEND cudalab_late_${lab} [==[${name}]==])
 ")
     endforeach()
@@ -776,4 +785,5 @@ function(cudalab_add_ncu_target lab source)
   add_dependencies(${lab}_correctness_gpu ${target})
 endfunction()
 
+include(${CMAKE_CURRENT_LIST_DIR}/TestRecords.cmake)  # cudalab_record_file(): where a test's result record goes
 include(${CMAKE_CURRENT_LIST_DIR}/StudentPtx.cmake)  # cudalab_student_ptx(): checks of the compiled code

@@ -10,7 +10,8 @@ scripts and projects, without a GPU and without configuring the whole repository
 * `--target docs` without Doxygen prints its message and fails (no shell syntax error);
 * the generated CTestCustom.cmake: a plain `ctest` right after a graded one prints no stale table;
 * SERIAL_TESTS: a correctness test that times kernels (or sizes its data from the free GPU memory)
-  and is not declared stops the configure with the line to add; a declared test is used.
+  and is not declared stops the configure with the line to add; a declared test is used;
+* the file name of a test's result record (cmake/TestRecords.cmake): %XX for every other byte.
 """
 import json
 import os
@@ -180,6 +181,26 @@ def simple_labs(n):
         if calls <= {"cudalab_add_lab"}:
             labs.append(cml.parent.name)
     return labs[:n]
+
+
+@unittest.skipUnless(CMAKE, "cmake not found")
+class RecordFileTest(unittest.TestCase):
+    """cudalab_record_file(): letters, digits, '.', '_' and '-' stay, every other byte is %XX."""
+
+    def test_names(self):
+        names = {"ch03_10_x.Reduce/ReduceCorrectness.Interleaved/3": "ch03_10_x.Reduce%2FReduceCorrectness.Interleaved%2F3",
+                 "lab.Sanitizer.memcheck_a-b": "lab.Sanitizer.memcheck_a-b", "a b%c": "a%20b%25c",
+                 "x:y*z\"q": "x%3Ay%2Az%22q", "é": "%C3%A9"}
+        with tempfile.TemporaryDirectory() as tmp:
+            script = Path(tmp) / "names.cmake"
+            lines = [f"include({(ROOT / 'cmake' / 'TestRecords.cmake').as_posix()})"]
+            for name in names:
+                quoted = name.replace("\\", "\\\\").replace('"', '\\"')
+                lines += [f'cudalab_record_file("{quoted}" f)', 'message("${f}")']
+            script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            rc, out = run([CMAKE, "-P", str(script)])
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(out.splitlines(), [f"{v}.json" for v in names.values()])
 
 
 @unittest.skipUnless(CMAKE, "cmake not found")

@@ -1,7 +1,14 @@
 // main() of every lab test binary: GoogleTest plus a listener that prints one
-// "[ CUDALAB  ] reason: ..." line per failed test, which the score table shows, and starts the
-// watchdog's clock for each test (cudalab/watchdog.hpp: a test that does not finish in its budget
-// ends the process with a reason line instead of waiting for the CTest timeout).
+// "[ CUDALAB  ] reason: ..." line per failed test (and "skipped: ..." per skip) for the student,
+// records the same line in the test's result record (the property "cudalab_reason" of
+// GoogleTest's JSON output, which the score table reads), and starts the watchdog's clock for
+// each test (cudalab/watchdog.hpp: a test that does not finish in its budget ends the process with
+// a reason line instead of waiting for the CTest timeout).
+//
+// The result record is GoogleTest's JSON output, GTEST_OUTPUT=json:<file> (set per test by CTest,
+// see cmake/TestRecords.cmake); GoogleTest writes it only when all tests of the process have
+// finished. main() removes the file first, so a run that crashes, is stopped by the watchdog or
+// by the CTest timeout leaves no record rather than the previous run's (docs/grading.md).
 #include "cudalab/watchdog.hpp"
 
 #include <gtest/gtest.h>
@@ -31,25 +38,46 @@ std::string reason_of(const std::string &message) {
 }
 
 class ReasonPrinter : public ::testing::EmptyTestEventListener {
-  bool reported_ = false;
+  bool reported_ = false;  // a failure's reason was printed (later ones are not)
+  bool recorded_ = false;  // "cudalab_reason" holds a reason (a skip's is replaced by a failure's)
   void OnTestStart(const ::testing::TestInfo &info) override {
-    reported_ = false;
+    reported_ = recorded_ = false;
     cudalab::watchdog::arm(std::string(info.test_suite_name()) + "." + info.name());
   }
   void OnTestEnd(const ::testing::TestInfo &) override { cudalab::watchdog::disarm(); }
   void OnTestPartResult(const ::testing::TestPartResult &r) override {
     if (reported_ || r.type() == ::testing::TestPartResult::kSuccess) return;
     const char *tag = r.skipped() ? "skipped" : "reason";
-    std::printf("[ CUDALAB  ] %s: %s\n", tag, reason_of(r.message()).c_str());
+    const std::string reason = reason_of(r.message());
+    std::printf("[ CUDALAB  ] %s: %s\n", tag, reason.c_str());
     std::fflush(stdout);
     reported_ = !r.skipped();
+    if (!recorded_ || !r.skipped()) ::testing::Test::RecordProperty("cudalab_reason", reason);
+    recorded_ = true;
   }
 };
+
+/// The file of GoogleTest's JSON output (--gtest_output / GTEST_OUTPUT "json:<file>"), or "" when
+/// there is none or it names a directory (GoogleTest then picks the file name itself).
+std::string json_output_file() {
+#ifdef GTEST_FLAG_GET
+  const std::string output = GTEST_FLAG_GET(output);
+#else
+  const std::string output = ::testing::GTEST_FLAG(output);
+#endif
+  const std::string prefix = "json:";
+  if (output.rfind(prefix, 0) != 0) return "";
+  const std::string file = output.substr(prefix.size());
+  if (file.empty() || file.back() == '/' || file.back() == '\\') return "";
+  return file;
+}
 
 }  // namespace
 
 int main(int argc, char **argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  // No record of an earlier run may stand for this one: GoogleTest writes the file only at the end.
+  if (const std::string record = json_output_file(); !record.empty()) std::remove(record.c_str());
   ::testing::UnitTest::GetInstance()->listeners().Append(new ReasonPrinter);
   return RUN_ALL_TESTS();
 }
