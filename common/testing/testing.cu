@@ -61,16 +61,65 @@ void expect_speedup(const PerfReport &r) {
     return;
   }
   std::string line = r.line();
-  std::printf("[ PERF     ] %s\n", line.c_str());
-  ::testing::Test::RecordProperty("speedup", std::to_string(r.cmp.speedup()));
-  ::testing::Test::RecordProperty("threshold", std::to_string(r.threshold));
-  ::testing::Test::RecordProperty("candidate_ms", std::to_string(r.cmp.candidate.median_ms));
-  ::testing::Test::RecordProperty("baseline_ms", std::to_string(r.cmp.baseline.median_ms));
+  Measurement m;
+  m.key = r.threshold_key;
+  m.measured = r.cmp.speedup();
+  m.required = r.threshold;
+  m.baseline_ms = r.cmp.baseline.median_ms;
+  m.candidate_ms = r.cmp.candidate.median_ms;
+  m.text = line;
+  report_perf(m);
   if (r.cmp.speedup() < r.threshold) {
     ADD_FAILURE() << r.candidate << " is too slow: speed-up over " << r.baseline << " " << r.cmp.speedup()
                   << "x, required >= " << r.threshold << "x (threshold '" << r.threshold_key << "' from "
                   << threshold_source(r.threshold_key) << ")\n  " << line;
   }
+}
+
+namespace {
+std::string full_precision(double v) {
+  std::ostringstream os;
+  os.precision(10);
+  os << v;
+  return os.str();
+}
+}  // namespace
+
+void record_measurement(const std::string &tag, const Measurement &m) {
+  // n: one more than the measurements of this tag the test has recorded (each has a ".text").
+  int n = 1;
+  if (const ::testing::TestInfo *info = ::testing::UnitTest::GetInstance()->current_test_info()) {
+    const ::testing::TestResult *result = info->result();
+    const std::string prefix = tag + ".", suffix = ".text";
+    for (int i = 0; i < result->test_property_count(); ++i) {
+      const std::string key = result->GetTestProperty(i).key();
+      if (key.rfind(prefix, 0) == 0 && key.size() > prefix.size() + suffix.size() &&
+          key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0)
+        ++n;
+    }
+  }
+  const std::string p = tag + "." + std::to_string(n) + ".";
+  if (!m.key.empty()) {
+    ::testing::Test::RecordProperty(p + "key", m.key);
+    ::testing::Test::RecordProperty(p + "measured", full_precision(m.measured));
+    ::testing::Test::RecordProperty(p + "required", full_precision(m.required));
+    ::testing::Test::RecordProperty(p + "compare", m.compare);
+  }
+  if (m.baseline_ms >= 0) ::testing::Test::RecordProperty(p + "baseline_ms", full_precision(m.baseline_ms));
+  if (m.candidate_ms >= 0) ::testing::Test::RecordProperty(p + "candidate_ms", full_precision(m.candidate_ms));
+  ::testing::Test::RecordProperty(p + "text", m.text);
+}
+
+void report_perf(const Measurement &m) {
+  std::printf("[ PERF     ] %s\n", m.text.c_str());
+  std::fflush(stdout);
+  record_measurement("perf", m);
+}
+
+void report_profile(const Measurement &m) {
+  std::printf("[ PROFILE  ] %s\n", m.text.c_str());
+  std::fflush(stdout);
+  record_measurement("profile", m);
 }
 
 std::string context(std::initializer_list<std::pair<const char *, long long>> values) {

@@ -37,6 +37,15 @@ TEST_F(DivergenceMetrics, WarpUniformKernelHasNoDivergentBranchAndFullWarps) {
   if (v[base][kDivergent.ncu] <= 0)
     GTEST_FAIL() << "ncu reports no divergent branch in the divergent baseline; the profile cannot be trusted";
   const double min_threads = cudalab::threshold("min_threads_per_instruction");
+  char line[200];
+  std::snprintf(line, sizeof line, "heavyKernel2: %.1f active threads per instruction, required >= %g of 32",
+                v[cand][kWarpEfficiency.ncu], min_threads);
+  cudalab::Measurement m;
+  m.key = "min_threads_per_instruction";
+  m.measured = v[cand][kWarpEfficiency.ncu];
+  m.required = min_threads;
+  m.text = line;
+  cudalab::report_profile(m);
   if (v[cand][kDivergent.ncu] > 0 || v[cand][kWarpEfficiency.ncu] < min_threads)
     GTEST_FAIL() << "heavyKernel2 still diverges: " << v[cand][kDivergent.ncu] << " divergent branches ("
                  << kDivergent.ncu << "), " << v[cand][kWarpEfficiency.ncu] << " active threads per instruction ("

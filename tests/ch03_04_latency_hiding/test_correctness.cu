@@ -53,9 +53,16 @@ TEST_F(PointerChase, DramLatencyIsSeveralTimesL1Latency) {
 
   const double ratio = dram.cycles_per_load / l1.cycles_per_load;
   const double need = cudalab::threshold("dram_over_l1_min");
-  std::printf(
-      "[ PERF     ] pointerChase: L1 hit %.1f cycles/load, DRAM %.1f cycles/load, ratio %.1f, required >= %.1f\n",
-      l1.cycles_per_load, dram.cycles_per_load, ratio, need);
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "pointerChase: L1 hit %.1f cycles/load, DRAM %.1f cycles/load, ratio %.1f, required >= %.1f",
+                l1.cycles_per_load, dram.cycles_per_load, ratio, need);
+  cudalab::Measurement m;
+  m.key = "dram_over_l1_min";
+  m.measured = ratio;
+  m.required = need;
+  m.text = line;
+  cudalab::report_perf(m);
   ::testing::Test::RecordProperty("l1_cycles", std::to_string(l1.cycles_per_load));
   ::testing::Test::RecordProperty("dram_cycles", std::to_string(dram.cycles_per_load));
   // No GPU returns a dependent load in under 4 cycles: less means the hops were not timed.

@@ -43,6 +43,17 @@ TEST_F(LayoutMetrics, SoaLoadsAndStoresUseWholeSectors) {
   // Efficiency, not sectors per request, is graded: a kernel with 16-byte loads needs 16 sectors per
   // request and wastes nothing. For 4-byte loads 100 % is 4 sectors per request.
   const double min_pct = cudalab::threshold("min_soa_sector_efficiency_pct");
+  for (const Metric *e : {&kLdEfficiency, &kStEfficiency}) {
+    char line[200];
+    std::snprintf(line, sizeof line, "testInnerArray %s: %.1f %%, required >= %g %%", e->nvprof, v[cand][e->ncu],
+                  min_pct);
+    cudalab::Measurement m;
+    m.key = "min_soa_sector_efficiency_pct";
+    m.measured = v[cand][e->ncu];
+    m.required = min_pct;
+    m.text = line;
+    cudalab::report_profile(m);
+  }
   if (v[cand][kLdEfficiency.ncu] < min_pct || v[cand][kStEfficiency.ncu] < min_pct)
     GTEST_FAIL() << "testInnerArray does not use whole sectors: load efficiency " << v[cand][kLdEfficiency.ncu]
                  << " % (" << kLdEfficiency.ncu << ", " << v[cand][kLdPerRequest.ncu]

@@ -79,8 +79,16 @@ TEST_F(GlobalLoads, SharedKernelReadsAboutHalfTheSectorsOfTheNaiveOne) {
                  << " sectors for the naive baseline, less than 1.5 x one pass over the input (" << one_pass
                  << "); the profile cannot be trusted";
   const double ratio = cand / base, limit = cudalab::threshold("sectors_vs_naive");
-  std::printf("[ PROFILE  ] sectors, shared / naive: %.4f (model %.4f), required <= %.2f\n", ratio,
-              double(model.shared.sectors) / double(model.naive.sectors), limit);
+  char line[200];
+  std::snprintf(line, sizeof line, "sectors, shared / naive: %.4f (model %.4f), required <= %.2f", ratio,
+                double(model.shared.sectors) / double(model.naive.sectors), limit);
+  cudalab::Measurement m;
+  m.key = "sectors_vs_naive";
+  m.measured = ratio;
+  m.required = limit;
+  m.compare = "<=";
+  m.text = line;
+  cudalab::report_profile(m);
   RecordProperty("sector_ratio", std::to_string(ratio));
   if (ratio > limit)
     GTEST_FAIL() << kCand << " still reads too much from global memory: " << cand << " sectors vs the naive kernel's "

@@ -72,8 +72,17 @@ TEST_F(ConstantLoads, PolynomialConstantLoadsOnlyX) {
                  << kProfileCount + 1 << " (x and " << kProfileCount << " coefficients) and at least "
                  << kMinBaselineLoadsPerWarp << "; the profile cannot be trusted";
   const double limit = cudalab::threshold("max_global_loads_per_warp");
-  std::printf("[ PROFILE  ] global loads per warp, polynomialConstant: %.2f (polynomialGlobal %.2f), required <= %g\n",
-              cand_per_warp, base_per_warp, limit);
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "global loads per warp, polynomialConstant: %.2f (polynomialGlobal %.2f), required <= %g",
+                cand_per_warp, base_per_warp, limit);
+  cudalab::Measurement m;
+  m.key = "max_global_loads_per_warp";
+  m.measured = cand_per_warp;
+  m.required = limit;
+  m.compare = "<=";
+  m.text = line;
+  cudalab::report_profile(m);
   if (cand_per_warp > limit)
     GTEST_FAIL() << kCand << " executes " << cand_per_warp << " global load instructions per warp (" << kGlobalLoads.ncu
                  << " = " << cand << " over " << warps << " warps; polynomialGlobal " << base_per_warp

@@ -48,8 +48,12 @@ class TiledPerformance : public cudalab::GpuTest {
   void print_gflops(const std::string &candidate, const std::string &baseline, const cudalab::Comparison &cmp) {
     const double c = gemm_.flops() / (cmp.candidate.median_ms * 1e-3) / 1e9;
     const double b = gemm_.flops() / (cmp.baseline.median_ms * 1e-3) / 1e9;
-    std::printf("[ PERF     ] %s: %.0f GFLOP/s; %s: %.0f GFLOP/s (M = N = K = %d)\n", candidate.c_str(), c,
-                baseline.c_str(), b, kN);
+    char line[300];
+    std::snprintf(line, sizeof line, "%s: %.0f GFLOP/s; %s: %.0f GFLOP/s (M = N = K = %d)", candidate.c_str(), c,
+                  baseline.c_str(), b, kN);
+    cudalab::Measurement m;  // no threshold: the figure the speed-up line below is about
+    m.text = line;
+    cudalab::report_perf(m);
   }
   /// matrixMulTiled<tile> against the naive kernel (block 16 x 16), threshold @p key.
   void versus_naive(int tile, const char *key) {

@@ -88,8 +88,35 @@ struct PerfReport {
 };
 
 /// @brief Prints report.line() and fails the current test if the speed-up is below the threshold
-/// or if timing failed. Also records the figures as test properties (in the JUnit XML).
+/// or if timing failed. Also records the figures in the test's result record (record_measurement:
+/// key, measured speed-up, required, both medians and the line).
 void expect_speedup(const PerfReport &report);
+
+/// @brief One measured figure of a test, for its result record (docs/grading.md, "How results
+/// travel"): in the normal case a figure compared with a grading.json threshold.
+struct Measurement {
+  std::string key;              ///< the threshold's key in grading.json ("": a figure without one)
+  double measured = -1.0;       ///< the measured figure (with a key: what the threshold is compared with)
+  double required = -1.0;       ///< the threshold's value in effect (cudalab::threshold(key))
+  const char *compare = ">=";   ///< ">=": measured must reach required (a minimum); "<=": a maximum
+  double baseline_ms = -1.0;    ///< timed comparisons: the baseline's median time (< 0: none)
+  double candidate_ms = -1.0;   ///< timed comparisons: the candidate's median time (< 0: none)
+  std::string text;             ///< the line printed for the student, without its tag
+};
+
+/// @brief Records @p m in the current test's result record as the flat properties
+/// "<tag>.<n>.key", ".measured", ".required", ".compare", ".baseline_ms", ".candidate_ms" and
+/// ".text" (n = 1, 2, ... per tag and test, in the order recorded; numbers in full precision; a
+/// field that does not apply is left out). @p tag is "perf" for a "[ PERF     ]" line (the score
+/// table's performance measurements, which tools/calibrate.py recalibrates) or "profile" for a
+/// "[ PROFILE  ]" line (hardware counters). Prints nothing.
+void record_measurement(const std::string &tag, const Measurement &m);
+
+/// @brief Prints "[ PERF     ] <m.text>" and records @p m under "perf" (record_measurement).
+void report_perf(const Measurement &m);
+
+/// @brief Prints "[ PROFILE  ] <m.text>" and records @p m under "profile" (record_measurement).
+void report_profile(const Measurement &m);
 
 /// @brief "n=1000 block=256 seed=42"-style context for failure messages.
 std::string context(std::initializer_list<std::pair<const char *, long long>> values);
