@@ -135,7 +135,7 @@ cp build/grade/grade/summary.json "$out/grade.json"
 grep -E '^(ch|total|lab )' "$out/grade.log" | sed 's/^/   /'
 
 echo "== performance figures (reference run 1)"
-python3 -c 'import json,sys; [print("   ", m) for t in json.load(open(sys.argv[1]))["tests"] for m in t["measurements"]]' "$out/check-1.json"
+python3 -c 'import json,sys; [print("   ", m["text"]) for t in json.load(open(sys.argv[1]))["tests"] for m in t["measurements"] if m.get("tag") == "perf"]' "$out/check-1.json"
 echo "== demos (reference build)"
 for demo in build/check/tests/*/*_demo; do
   [[ -x "$demo" && $demos == 1 ]] || continue

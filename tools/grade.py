@@ -7,6 +7,15 @@ CTest runs this after every test run in a cuda-labs build tree (CTEST_CUSTOM_POS
   * the tests' labels (`ctest --show-only=json-v1`): <lab>, correctness|performance, host|gpu.
 Outputs: the score table on stdout, <out>/grade.xml (JUnit with points) and <out>/summary.json.
 
+How results travel: each test writes one result record, <build>/tests/<lab>/results/<test>.json
+(GoogleTest's JSON output, GTEST_OUTPUT in the test's environment as ctest lists it; the sanitizer
+checks write the same shape from cmake/RunSanitizer.cmake): passed, failed or skipped, the one-line
+reason ("cudalab_reason") and the measurements ("perf.<n>.key", ".measured", ".required", ...; see
+docs/grading.md). The grade step reads the record of every test this run ran. Where none can exist
+-- a crash, the watchdog's stop, the CTest timeout, a record older than this ctest run -- it falls
+back to the test's output (the "[ CUDALAB  ] reason:" and "[ PERF     ]" lines). ctest's own
+verdict is kept where it is worse: a test whose process crashed after its record was written fails.
+
 Scoring: a test that passed earns its points; failed, timed out, crashed, skipped or not built
 earns 0. Skipped tests are listed as skipped, never as passed. A GPU test that skips because this
 GPU cannot run it (its reason starts with "not applicable on this GPU:", e.g. a 64-bit index test
@@ -23,6 +32,7 @@ and the position, and no table.
 from __future__ import annotations
 
 import argparse
+import datetime
 import fnmatch
 import json
 import os
@@ -146,7 +156,83 @@ class Result:
     max_points: float
     reason: str = ""          # one line: why it failed or was skipped
     output: str = ""          # the test's output
-    measurements: list = field(default_factory=list)  # "[ PERF ]" lines: times, ratio, threshold
+    measurements: list = field(default_factory=list)  # measurement(): key, measured, required, ..., text
+    source: str = ""          # where status and reason came from: "record" or "output"
+
+
+MEASUREMENT_FIELDS = ("key", "measured", "required", "compare", "baseline_ms", "candidate_ms", "text", "tag")
+RECORD_PROPERTY = re.compile(r"^(perf|profile)\.([0-9]+)\.(key|measured|required|compare|baseline_ms|candidate_ms|text)$")
+RECORD_SLACK_S = 2.0  # the JUnit file's start time has whole seconds
+
+
+def measurement(text: str, tag: str = "perf", **fields) -> dict:
+    """One measurement as summary.json holds it: {key, measured, required, compare, baseline_ms,
+    candidate_ms, text, tag}; None where it does not apply (a line read from the output has its
+    text only). tag: "perf" ("[ PERF     ]" lines: the table's performance measurements) or
+    "profile" ("[ PROFILE  ]": hardware counters)."""
+    m = {k: None for k in MEASUREMENT_FIELDS}
+    m.update(fields, text=text, tag=tag)
+    return m
+
+
+@dataclass
+class Record:
+    """What a test's result record says."""
+    status: str               # passed | failed | skipped
+    reason: str               # "cudalab_reason", else the first failure's message
+    measurements: list        # measurement() dicts, in the order the test recorded them
+
+
+def _number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def read_record(path: Path, short: str, not_before: float | None = None) -> Record | None:
+    """The result record of the test @p short ("Suite.Test", the ctest name without "<lab>.") in
+    @p path; None when there is none, it is older than @p not_before (an earlier run's: the process
+    of this run never got to remove it), it cannot be read, or it is about another test."""
+    try:
+        if not_before is not None and path.stat().st_mtime < not_before:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    cases = [case for suite in (data.get("testsuites") or []) if isinstance(suite, dict)
+             for case in (suite.get("testsuite") or [])
+             if isinstance(case, dict) and f"{suite.get('name')}.{case.get('name')}" == short]
+    if len(cases) != 1 or cases[0].get("status", "RUN") != "RUN":
+        return None
+    case = cases[0]
+    failures = [f.get("failure", "") for f in case.get("failures") or [] if isinstance(f, dict)]
+    status = "failed" if failures else "skipped" if case.get("result") == "SKIPPED" else "passed"
+    reason = case.get("cudalab_reason") if isinstance(case.get("cudalab_reason"), str) else ""
+    if not reason and failures:
+        lines = failures[0].splitlines() or [""]
+        reason = lines[1] if len(lines) > 1 and re.fullmatch(r"\S+:\d+:?", lines[0]) else lines[0]
+    found: dict[tuple[str, int], dict] = {}
+    for name, value in case.items():
+        m = RECORD_PROPERTY.match(name)
+        if not m or not isinstance(value, str):
+            continue
+        entry = found.setdefault((m.group(1), int(m.group(2))), measurement("", m.group(1)))
+        entry[m.group(3)] = value if m.group(3) in ("key", "compare", "text") else _number(value)
+    measurements = [found[k] for k in sorted(found, key=lambda k: (k[0] != "perf", k[1]))]
+    return Record(status, reason.strip(), measurements)
+
+
+def run_start(root: ET.Element) -> float | None:
+    """When the ctest run of this JUnit file started (its "timestamp", local time, whole seconds),
+    less a little slack; None when the file does not say. Of a file merged from several runs
+    (tools/mutants.py), the first run's."""
+    stamp = root.get("timestamp") or next((s.get("timestamp") for s in root.iter("testsuite")
+                                           if s.get("timestamp")), None)
+    try:
+        return datetime.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S").timestamp() - RECORD_SLACK_S
+    except (TypeError, ValueError, OverflowError):
+        return None
 
 
 @dataclass
@@ -177,8 +263,9 @@ def points_for(test: str, rules: list[tuple[str, float]], default: float) -> flo
     return default
 
 
-def reason_for(status: str, ctest_message: str, output: str, timeout: str = "") -> str:
-    """One line that says what happened to a test that did not pass."""
+def reason_for(status: str, ctest_message: str, output: str, timeout: str = "", recorded: str = "") -> str:
+    """One line that says what happened to a test that did not pass: ctest's word for a timeout or
+    a crash, else the reason of its record (@p recorded), else the one its output gives."""
     if status == "not built":
         return "did not build: the lab's code does not compile or link (see the build output)"
     if ctest_message == "Timeout":
@@ -190,6 +277,8 @@ def reason_for(status: str, ctest_message: str, output: str, timeout: str = "") 
     for key, text in crash.items():
         if ctest_message.startswith(key):
             return text
+    if recorded:
+        return recorded
     lines = [m.group(2).strip() for m in REASON.finditer(output)]
     if lines:
         return lines[0]
@@ -201,8 +290,9 @@ def reason_for(status: str, ctest_message: str, output: str, timeout: str = "") 
     return f"failed ({ctest_message or 'exit code != 0'}): see the test's output"
 
 
-def read_labels(manifest: dict) -> dict[str, list[str]]:
-    """Test name -> labels, from `ctest --show-only=json-v1`; GradeError when ctest cannot say."""
+def read_tests(manifest: dict) -> tuple[dict[str, list[str]], dict[str, Path]]:
+    """Test name -> labels, and test name -> the file of its result record (GTEST_OUTPUT=json:<file>
+    in its ENVIRONMENT), from `ctest --show-only=json-v1`; GradeError when ctest cannot say."""
     env = dict(os.environ, CUDALAB_GRADING="1")
     command = f"{manifest['ctest']} --show-only=json-v1 (in {manifest['build_dir']})"
     try:
@@ -217,12 +307,16 @@ def read_labels(manifest: dict) -> dict[str, list[str]]:
         why = proc.stderr.decode("utf-8", errors="replace").strip().splitlines()
         raise GradeError(f"cannot list the tests' labels: {command} (exit {proc.returncode}) printed no valid JSON "
                          f"({why[0] if why else e})") from None
-    labels = {}
+    labels, records = {}, {}
     for test in data.get("tests", []):
         for prop in test.get("properties", []):
             if prop.get("name") == "LABELS":
                 labels[test["name"]] = list(prop.get("value", []))
-    return labels
+            elif prop.get("name") == "ENVIRONMENT":
+                for item in prop.get("value", []):
+                    if isinstance(item, str) and item.startswith("GTEST_OUTPUT=json:"):
+                        records[test["name"]] = Path(item[len("GTEST_OUTPUT=json:"):])
+    return labels, records
 
 
 def lab_of(name: str, labs: list[str]) -> str | None:
@@ -246,13 +340,16 @@ def parse_junit(junit: str | bytes, path: str = "the JUnit file") -> ET.Element:
 
 
 def grade(junit_text: str | bytes, manifest: dict, labels: dict[str, list[str]],
-          junit_path: str = "the JUnit file") -> list[Result]:
-    """Scores every lab test in ctest's JUnit XML."""
+          junit_path: str = "the JUnit file", records: dict[str, Path] | None = None) -> list[Result]:
+    """Scores every lab test in ctest's JUnit XML, with the result records in @p records (test name
+    -> file) where they exist and belong to this run."""
     labs = {lab["name"]: lab for lab in manifest["labs"]}
     for name, lab in labs.items():
         load_grading(lab["grading"], name)
     rules = {name: load_points(lab["grading"]) for name, lab in labs.items()}
     root = parse_junit(junit_text, junit_path)
+    not_before = run_start(root)
+    records = records or {}
     results = []
     for case in root.iter("testcase"):
         name = case.get("name", "")
@@ -281,8 +378,17 @@ def grade(junit_text: str | bytes, manifest: dict, labels: dict[str, list[str]],
             max_points = 0.0  # proves a sanitizer check can fail; not the student's work
         if status == "not built":
             max_points = 0.0  # set below from the lab's total_points
-        reason = "" if status == "passed" else reason_for(status, ctest_message, output)
-        if status == "passed" and f"[ RUN      ] {short}\n" in output and f"[       OK ] {short} (" not in output:
+        record = read_record(records[name], short, not_before) if name in records and status != "not built" else None
+        if record is not None and status == "failed" and record.status != "failed":
+            record = None  # the process failed after its record was written (a crash at exit): ctest's word
+        recorded = ""
+        if record is not None:
+            # The test's own account, unless ctest's verdict is worse (failed > skipped > passed).
+            status = max(status, record.status, key=("passed", "skipped", "failed").index)
+            recorded = record.reason
+        reason = "" if status == "passed" else reason_for(status, ctest_message, output, recorded=recorded)
+        if record is None and status == "passed" and f"[ RUN      ] {short}\n" in output \
+                and f"[       OK ] {short} (" not in output:
             status = "failed"
             reason = ("the test process exited with status 0 before the test finished (is exit() or "
                       "quick_exit() called from the lab's code?)")
@@ -290,8 +396,11 @@ def grade(junit_text: str | bytes, manifest: dict, labels: dict[str, list[str]],
             status = "not applicable"
             max_points = 0.0
         points = max_points if status == "passed" else 0.0
-        perf = [m.strip() for m in PERF.findall(output)]
-        results.append(Result(name, lab, kind, where, status, points, max_points, reason, output, perf))
+        if record is not None:
+            measured, source = record.measurements, "record"
+        else:
+            measured, source = [measurement(m.strip()) for m in PERF.findall(output)], "output"
+        results.append(Result(name, lab, kind, where, status, points, max_points, reason, output, measured, source))
     # A lab that did not build has no test list: its "not built" row carries the points its tests
     # would have had ("total_points" in grading.json), so totals stay right (e.g. on Gradescope).
     for lab in labs:
@@ -323,6 +432,11 @@ def attach_build_errors(results: list[Result], build_log: Path | None) -> None:
             r.output = "\n".join(log[max(0, mine[0] - 2):mine[0] + 15])
 
 
+def perf_lines(r: Result) -> list[str]:
+    """The test's "[ PERF     ]" lines (without the tag), as the score table lists them."""
+    return [m["text"] for m in r.measurements if m.get("tag") == "perf" and m.get("text")]
+
+
 def gradescope(results: list[Result], device: str) -> dict:
     """Gradescope's results.json: one entry per test, skipped tests score 0 with a note."""
     tests = []
@@ -330,8 +444,9 @@ def gradescope(results: list[Result], device: str) -> dict:
         note = {"passed": "", "skipped": "SKIPPED (0 points): ",
                 "not applicable": "NOT APPLICABLE ON THIS GPU (0 of 0 points): "}.get(r.status, "FAILED: ")
         output = note + r.reason if r.status != "passed" else "passed"
-        if r.measurements:
-            output += "\n" + "\n".join(r.measurements)
+        lines = perf_lines(r)
+        if lines:
+            output += "\n" + "\n".join(lines)
         if r.status != "passed" and r.output:
             output += "\n\n" + r.output[-4000:]
         tests.append({"name": r.name, "score": r.points, "max_score": r.max_points,
@@ -439,10 +554,10 @@ def render(results: list[Result], scores: dict[str, LabScore], device: str, mani
         lines.append(f"{name:<36} {s.variant:<9} {fmt(s.correctness):>12} {fmt(s.performance):>12} "
                      f"{fmt(pts):>10}  {note}")
     lines += ["-" * len(header), f"{'total':<36} {'':<9} {'':>12} {'':>12} {fmt(total):>10}"]
-    measured = [r for r in results if r.measurements]
+    measured = [r for r in results if perf_lines(r)]
     if measured:
         lines += ["", "Performance measurements:"]
-        lines += [f"  {'PASS' if r.status == 'passed' else 'FAIL'} {m}" for r in measured for m in r.measurements]
+        lines += [f"  {'PASS' if r.status == 'passed' else 'FAIL'} {m}" for r in measured for m in perf_lines(r)]
     overridden = threshold_overrides(manifest, device, ran) if manifest is not None else []
     if overridden:
         lines += [""] + overridden
@@ -537,8 +652,8 @@ def run(args) -> int:
     parse_junit(junit, str(args.junit))
     for lab in manifest["labs"]:
         load_grading(lab["grading"], lab["name"])
-    labels = read_labels(manifest)
-    results = grade(junit, manifest, labels, str(args.junit))
+    labels, records = read_tests(manifest)
+    results = grade(junit, manifest, labels, str(args.junit), records)
     if not results:
         print("(no lab tests in this run: no score table)")
         return 0

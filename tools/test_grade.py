@@ -3,12 +3,16 @@ fail a student, must never count a skipped test as passed, and must say why a te
 inputs (grading.json, manifest, JUnit file, labels) give one clear line and a non-zero exit, never a
 traceback or a table built from an earlier run."""
 import contextlib
+import datetime
 import io
 import json
 import os
+import shutil
 import stat
+import subprocess
 import sys
 import tempfile
+import time
 import unittest
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -324,6 +328,155 @@ class GradeStepTest(unittest.TestCase):
         self.assertEqual(grade.total_notes(self.manifest, with_not_built), [])
         self.grading.write_text(json.dumps(dict(GRADING, total_points=22)))
         self.assertEqual(grade.total_notes(self.manifest, LABELS), [])
+
+
+def record(short, result="COMPLETED", failures=(), **props):
+    """A test's result record as GoogleTest's JSON output writes it (one test), with properties."""
+    suite, _, name = short.partition(".")
+    case = {"name": name, "status": "RUN", "result": result, "timestamp": "2026-01-01T10:00:00.000Z",
+            "time": "0.1s", "classname": suite, **props}
+    if failures:
+        case["failures"] = [{"failure": f, "type": ""} for f in failures]
+    return {"tests": 1, "failures": len(failures), "name": "AllTests",
+            "testsuites": [{"name": suite, "tests": 1, "failures": len(failures), "testsuite": [case]}]}
+
+
+SLOW = {"cudalab_reason": "reduceX is too slow: speed-up over base 1.05x, required >= 1.5x (threshold 'speedup' from "
+                          "tests/ch99_example/grading.json)",
+        "perf.1.key": "speedup", "perf.1.measured": "1.049999", "perf.1.required": "1.5", "perf.1.compare": ">=",
+        "perf.1.baseline_ms": "2.1", "perf.1.candidate_ms": "2", "perf.1.text": "reduceX vs base: 2.000 ms vs 2.100 ms",
+        "profile.1.key": "max_loads", "profile.1.measured": "1", "profile.1.required": "1.5",
+        "profile.1.compare": "<=", "profile.1.text": "loads per warp: 1.00, required <= 1.5",
+        "perf.2.text": "reduceX: 640 GB/s", "seed": "42"}
+
+
+class RecordTest(unittest.TestCase):
+    """The result records (<build>/tests/<lab>/results/<test>.json) and where the grade step falls
+    back to the test's output."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = Path(self.tmp.name)
+        (self.root / "grading.json").write_text(json.dumps(GRADING))
+        self.manifest = {"labs": [{"name": LAB, "variant": "labs", "grading": str(self.root / "grading.json")}],
+                         "ctest": "ctest", "build_dir": str(self.root), "info_exe": "/nonexistent"}
+        self.records = {}
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, short, data, age_s=0.0):
+        path = self.root / "results" / f"{LAB}.{short.replace('/', '%2F')}.json"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps(data))
+        if age_s:
+            t = time.time() - age_s
+            os.utime(path, (t, t))
+        self.records[f"{LAB}.{short}"] = path
+        return path
+
+    def grade(self, junit=JUNIT):
+        return {r.name: r for r in grade.grade(junit, self.manifest, LABELS, records=self.records)}
+
+    def test_record_gives_status_reason_and_measurements_with_keys(self):
+        self.write("Perf.Slow", record("Perf.Slow", failures=["x.cu:3\nreduceX is too slow"], **SLOW))
+        r = self.grade()[f"{LAB}.Perf.Slow"]
+        self.assertEqual((r.status, r.points, r.source), ("failed", 0, "record"))
+        self.assertTrue(r.reason.startswith("reduceX is too slow: speed-up over base 1.05x"))
+        perf, gbs, counter = r.measurements
+        self.assertEqual(perf, {"key": "speedup", "measured": 1.049999, "required": 1.5, "compare": ">=",
+                                "baseline_ms": 2.1, "candidate_ms": 2.0,
+                                "text": "reduceX vs base: 2.000 ms vs 2.100 ms", "tag": "perf"})
+        self.assertEqual((gbs["key"], gbs["measured"], gbs["text"]), (None, None, "reduceX: 640 GB/s"))
+        self.assertEqual((counter["tag"], counter["key"], counter["compare"]), ("profile", "max_loads", "<="))
+        # the table lists the [ PERF ] lines, as the test printed them; the counter only in summary.json
+        table = grade.render(list(self.grade().values()), grade.summarize(list(self.grade().values()), self.manifest),
+                             "test GPU")
+        self.assertIn("FAIL reduceX vs base: 2.000 ms vs 2.100 ms\n  FAIL reduceX: 640 GB/s", table)
+        self.assertNotIn("loads per warp", table)
+
+    def test_a_record_passes_a_test_whose_output_was_cut(self):
+        # ctest keeps a bounded part of the output; the record still says the test finished
+        self.write("Sum.ExitsEarly", record("Sum.ExitsEarly"))
+        r = self.grade()[f"{LAB}.Sum.ExitsEarly"]
+        self.assertEqual((r.status, r.points, r.source), ("passed", 2, "record"))
+
+    def test_failure_reason_without_cudalab_reason(self):
+        self.write("Sum.Large", record("Sum.Large", failures=["x.cu:10\nreduceX: wrong at 3\nmore"]))
+        self.assertEqual(self.grade()[f"{LAB}.Sum.Large"].reason, "reduceX: wrong at 3")
+
+    def test_skipped_record_not_applicable(self):
+        self.write("Sum.Huge", record("Sum.Huge", "SKIPPED", cudalab_reason="not applicable on this GPU: needs 25 GiB"))
+        r = self.grade()[f"{LAB}.Sum.Huge"]
+        self.assertEqual((r.status, r.max_points, r.source), ("not applicable", 0.0, "record"))
+        self.assertIn("needs 25 GiB", r.reason)
+
+    def test_crash_timeout_and_missing_record_fall_back_to_the_output(self):
+        # a record that says passed cannot save a test whose process crashed (after writing it)
+        self.write("Sum.Crashes", record("Sum.Crashes"))
+        results = self.grade()
+        crashed = results[f"{LAB}.Sum.Crashes"]
+        self.assertEqual((crashed.status, crashed.reason, crashed.source), ("failed", "crashed (segmentation fault)",
+                                                                            "output"))
+        hung = results[f"{LAB}.Sum.Hangs"]  # killed by the CTest timeout: no record
+        self.assertIn("timed out", hung.reason)
+        large = results[f"{LAB}.Sum.Large"]  # no record (e.g. stopped by the watchdog): its output's reason line
+        self.assertEqual((large.reason, large.source), ("reduceX: wrong result at index 3: expected 5, got 7", "output"))
+        slow = results[f"{LAB}.Perf.Slow"]  # measurements from the [ PERF ] lines, text only
+        self.assertEqual(slow.measurements[0]["text"], "reduceX vs base: 2.000 ms vs 2.100 ms, speed-up 1.05x, "
+                                                       "required >= 1.50x")
+        self.assertIsNone(slow.measurements[0]["key"])
+        # the exit-early check of the output still applies where there is no record
+        self.assertEqual(results[f"{LAB}.Sum.ExitsEarly"].status, "failed")
+
+    def test_stale_record_is_ignored(self):
+        stamp = datetime.datetime.now().strftime("%Y-%m-%dT%H:%M:%S")
+        junit = JUNIT.replace('<testsuite name="x" tests="7">', f'<testsuite name="x" tests="7" timestamp="{stamp}">')
+        # an earlier run's record: this run's process never started (a missing library), so it stayed
+        self.write("Sum.Large", record("Sum.Large", failures=["x.cu:1\nold"], cudalab_reason="an old reason"),
+                   age_s=3600)
+        self.write("Sum.Small", record("Sum.Small", failures=["x.cu:1\nold"]), age_s=3600)
+        self.write("Perf.Slow", record("Perf.Slow", failures=["x.cu:3\nslow"], **SLOW))  # this run's
+        results = self.grade(junit)
+        self.assertEqual(results[f"{LAB}.Sum.Large"].reason, "reduceX: wrong result at index 3: expected 5, got 7")
+        self.assertEqual((results[f"{LAB}.Sum.Small"].status, results[f"{LAB}.Sum.Small"].source), ("passed", "output"))
+        self.assertEqual(results[f"{LAB}.Perf.Slow"].source, "record")
+        self.assertIsNone(grade.read_record(self.records[f"{LAB}.Sum.Large"], "Sum.Large", time.time() - 60))
+
+    def test_a_record_of_another_test_or_unreadable_is_ignored(self):
+        path = self.write("Sum.Large", record("Sum.Other", failures=["x.cu:1\nother"]))
+        self.assertIsNone(grade.read_record(path, "Sum.Large"))
+        path.write_text('{"testsuites": [')
+        self.assertIsNone(grade.read_record(path, "Sum.Large"))
+        self.assertIsNone(grade.read_record(self.root / "none.json", "Sum.Large"))
+        self.assertEqual(self.grade()[f"{LAB}.Sum.Large"].source, "output")
+
+    def test_parameterised_names(self):
+        path = self.write("Big/Sum.Huge/3", record("Big/Sum.Huge/3"))
+        self.assertEqual(grade.read_record(path, "Big/Sum.Huge/3").status, "passed")
+
+    @unittest.skipUnless(shutil.which("cmake"), "cmake not found")
+    def test_sanitizer_checks_write_a_record_too(self):
+        """cmake/RunSanitizer.cmake without compute-sanitizer: a skip, and with the lab marked as hung: a failure."""
+        script = Path(grade.__file__).resolve().parent.parent / "cmake" / "RunSanitizer.cmake"
+        out = self.root / "results" / "sanitizer.json"
+        out.parent.mkdir(exist_ok=True)
+        out.write_text("{}")  # an earlier run's: removed first
+        env = dict(os.environ, GTEST_OUTPUT=f"json:{out}", CUDALAB_STATE_DIR=str(self.root))
+        args = ["cmake", "-DSANITIZER=", "-DTOOL=memcheck", "-DEXE=/bin/true", "-DCASE=c", "-DEXPECT=clean",
+                "-DNAME=Sanitizer.memcheck_c", "-P", str(script)]
+        proc = subprocess.run(args, env=env, capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        rec = grade.read_record(out, "Sanitizer.memcheck_c")
+        self.assertEqual((rec.status, rec.reason), ("skipped", "compute-sanitizer not found (it ships with the CUDA "
+                                                                "Toolkit, in <cuda>/bin)"))
+        (self.root / "lab-hung.txt").write_text('20\nSum.Loops "quoted" \\ name\n')
+        proc = subprocess.run(args, env=env, capture_output=True, text=True)
+        self.assertNotEqual(proc.returncode, 0)
+        rec = grade.read_record(out, "Sanitizer.memcheck_c")
+        self.assertEqual(rec.status, "failed")
+        self.assertIn('did not finish in 20 s (Sum.Loops "quoted" \\ name)', rec.reason)
+        self.assertIn("[ CUDALAB  ] reason: not run: an earlier test", proc.stderr)
 
 
 if __name__ == "__main__":
