@@ -11,12 +11,16 @@ keeps each run's summary.json as DIR/grade/calibrate-N.json; --from reads summar
 earlier runs instead (tools/grade.py writes DIR/grade/summary.json after every graded ctest run,
 tools/gpu-check.sh --repeat N keeps build/gpu-check/check-N.json).
 
-Every "[ PERF ]" line of a test (summary.json "measurements") holds a measured ratio and the value
-it was required to reach: "speed-up 2.06x, required >= 1.85x", "74.3% of measured copy bandwidth
-(...), required >= 60%", "ratio 17.3, required >= 8.0". Each line is keyed by its grading.json
-threshold key: the key the line or the test's failure names ("threshold 'KEY'"), else the one key
-literal in the test's body in tests/<lab>/*.cu (TEST_F(Suite, Name) { ... "KEY" ... }), else the
-one key of the lab whose current value is the printed required value.
+Every performance measurement of a test (summary.json "measurements", read by tools/grade.py
+from the test's result record; docs/grading.md) carries its grading.json threshold key, the
+measured figure and the value it was required to reach: {"key": "interleaved_speedup",
+"measured": 2.06, "required": 1.85, "compare": ">=", "baseline_ms": ..., "candidate_ms": ...,
+"text": "<the [ PERF ] line>", "tag": "perf"}. Calibrated are the "[ PERF ]" measurements
+("tag": "perf") of minimum thresholds (">="); hardware-counter figures ("tag": "profile") and
+maximum thresholds ("<=") are left alone, and so is a line with no threshold (a GFLOP/s figure).
+A measurement whose key the lab's grading.json does not have is listed and left alone. A
+summary.json whose measurements are text lines (written by an older tools/grade.py) is refused:
+run the reference tests again.
 
 Per lab and key it prints the current value, the smallest and the median measurement over all
 runs (and all tests using the key), and
@@ -64,9 +68,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import grade  # noqa: E402  (its JSON reader and error type)
 
 ROOT = Path(__file__).resolve().parent.parent
-REQUIRED = re.compile(r"required >= ([0-9]+(?:\.[0-9]+)?)(x|%)?")
-NAMED = re.compile(r"threshold '([A-Za-z0-9_]+)'")
-TEST_MACRO = re.compile(r"\bTEST(?:_F|_P)?\(\s*(\w+)\s*,\s*(\w+)\s*\)")
 
 
 @dataclass
@@ -75,7 +76,6 @@ class Measurement:
     test: str
     measured: float
     required: float
-    required_text: str
     line: str
     key: str | None = None
 
@@ -86,45 +86,6 @@ class Row:
     key: str
     current: float | None
     values: list = field(default_factory=list)
-
-
-def parse_line(line: str) -> tuple[float, float, str] | None:
-    """(measured, required, required as printed) from one [ PERF ] line, or None.
-    The measured value is the last number before "required >=" with the same unit (x, % or none)."""
-    m = REQUIRED.search(line)
-    if not m:
-        return None
-    unit = m.group(2) or ""
-    tail = re.escape(unit) if unit else r"(?![0-9.x%])"
-    found = re.findall(r"(?<![0-9.])([0-9]+(?:\.[0-9]+)?)" + tail, line[:m.start()])
-    if not found:
-        return None
-    return float(found[-1]), float(m.group(1)), m.group(1)
-
-
-def test_parts(name: str, lab: str) -> tuple[str, str]:
-    """'<lab>.Prefix/Suite.Test/param' -> ('Suite', 'Test')."""
-    rest = name[len(lab) + 1:] if name.startswith(lab + ".") else name
-    suite, _, test = rest.partition(".")
-    return suite.split("/")[-1], test.split("/")[0]
-
-
-def keys_in_sources(test_dir: Path, keys: list[str]) -> dict[tuple[str, str], list[str]]:
-    """(suite, test) -> the threshold keys quoted in that test's body (up to the next TEST macro)."""
-    found: dict[tuple[str, str], list[str]] = {}
-    for src in sorted(p for p in test_dir.glob("*") if p.suffix in (".cu", ".cpp", ".cuh", ".hpp")):
-        text = src.read_text(errors="replace")
-        macros = list(TEST_MACRO.finditer(text))
-        for i, m in enumerate(macros):
-            body = text[m.end():macros[i + 1].start() if i + 1 < len(macros) else len(text)]
-            found[(m.group(1), m.group(2))] = [k for k in keys if f'"{k}"' in body]
-    return found
-
-
-def matches_value(text: str, value: float) -> bool:
-    """Does the printed required value (e.g. "1.85", "60", "8.0") show this threshold value?"""
-    decimals = len(text.partition(".")[2])
-    return abs(value - float(text)) <= 0.5 * 10 ** -decimals + 1e-12
 
 
 CalibrateError = grade.GradeError  # bad input: one line naming the file and what is wrong
@@ -140,6 +101,10 @@ def read_summary(path: Path) -> dict:
     data = read_json(path, " (tools/grade.py writes <build>/grade/summary.json after a graded ctest run)")
     if not isinstance(data, dict) or not isinstance(data.get("tests"), list):
         raise CalibrateError(f"{path}: not a summary.json of tools/grade.py (no \"tests\" list)")
+    for t in data["tests"]:
+        if not isinstance(t, dict) or not all(isinstance(m, dict) for m in t.get("measurements", [])):
+            raise CalibrateError(f"{path}: its measurements are text lines, without their threshold keys (a "
+                                 "summary.json of an older tools/grade.py): run the reference tests again")
     return data
 
 
@@ -184,39 +149,30 @@ def override_values(overrides: dict, device: str) -> dict[str, dict[str, float]]
     return out
 
 
-def collect(summaries: list[dict], root: Path, current: dict[str, dict[str, float]] | None = None
-            ) -> tuple[list[Measurement], dict[str, dict[str, dict]]]:
-    """Every measurement of every run, keyed; and the thresholds of every lab seen. @p current: the
-    override values in effect on the measured GPU (a printed "required" value may be one of them)."""
-    current = current or {}
+def calibrated(m: dict) -> bool:
+    """Is this summary.json measurement one calibrate.py recalibrates: a "[ PERF ]" measurement
+    (not a hardware counter) of a minimum threshold, with its measured and required figures?"""
+    return (m.get("tag", "perf") == "perf" and (m.get("compare") or ">=") == ">="
+            and all(isinstance(m.get(k), (int, float)) and not isinstance(m.get(k), bool)
+                    for k in ("measured", "required")))
+
+
+def collect(summaries: list[dict], root: Path) -> tuple[list[Measurement], dict[str, dict[str, dict]]]:
+    """Every calibrated measurement of every run, with its threshold key (None when the lab's
+    grading.json has no such key); and the thresholds of every lab seen."""
     thresholds: dict[str, dict[str, dict]] = {}
-    sources: dict[str, dict] = {}
     out: list[Measurement] = []
     for summary in summaries:
         for t in summary.get("tests", []):
             lab = t["lab"]
             if lab not in thresholds:
                 thresholds[lab] = load_thresholds(root, lab)
-                sources[lab] = keys_in_sources(root / "tests" / lab, list(thresholds[lab]))
-            keys = thresholds[lab]
-            lines = t.get("measurements", [])
-            for line in lines:
-                parsed = parse_line(line)
-                if not parsed:
+            for m in t.get("measurements", []):
+                if not calibrated(m):
                     continue
-                m = Measurement(lab, t["name"], *parsed, line)
-                named = NAMED.search(line) or (NAMED.search(t.get("reason", "")) if len(lines) == 1 else None)
-                candidates = sources[lab].get(test_parts(t["name"], lab), [])
-                if named and named.group(1) in keys:
-                    m.key = named.group(1)
-                elif len(candidates) == 1:
-                    m.key = candidates[0]
-                else:
-                    pool = candidates or list(keys)
-                    by_value = [k for k in pool if matches_value(m.required_text, float(keys[k]["value"]))
-                                or (k in current.get(lab, {}) and matches_value(m.required_text, current[lab][k]))]
-                    m.key = by_value[0] if len(by_value) == 1 else None
-                out.append(m)
+                key = m.get("key") if m.get("key") in thresholds[lab] else None
+                out.append(Measurement(lab, t["name"], float(m["measured"]), float(m["required"]),
+                                       m.get("text") or "", key))
     return out, thresholds
 
 
@@ -446,7 +402,7 @@ def run(args) -> int:
     overrides_path = args.write_overrides or args.root / "thresholds-overrides.json"
     overrides = load_overrides(overrides_path)
     current = override_values(overrides, name)
-    measurements, thresholds = collect(summaries, args.root, current)
+    measurements, thresholds = collect(summaries, args.root)
     if not measurements:
         print("calibrate: no performance measurements in these runs (GPU tests skipped without a GPU?)")
         return 1

@@ -1,11 +1,10 @@
 """Self-test of tools/calibrate.py (run by ctest as tools.calibrate_selftest): measurements are read
-from summary.json files and keyed by their grading.json threshold, the suggestion is the margin
-below the worst run rounded down, and --write changes only the values and notes."""
+from summary.json files with the grading.json threshold key each carries, the suggestion is the
+margin below the worst run rounded down, and --write changes only the values and notes."""
 import contextlib
 import io
 import json
 import os
-import re
 import shutil
 import stat
 import subprocess
@@ -41,37 +40,38 @@ GRADING = """{
   }
 }
 """
-SOURCES = """
-TEST_F(Perf, KeepsUpWithCub) { versus_cub(1u << 24, "cub_ratio"); }
-
-TEST_F(Perf, ReachesCopy) {
-  cudalab::expect_speedup({"ours", "copy", cmp, cudalab::threshold("copy_fraction"), "copy_fraction", bytes});
-}
-
-TEST_P(Pick, Sweep) { expect({"pick", cudalab::threshold("pick_vs_best"), "pick_vs_best"}); }
-
-TEST_F(Latency, PercentOfCopy) { need = cudalab::threshold("pct_of_copy"); }
-
-TEST_F(Chase, DramSlower) { need = cudalab::threshold("dram_over_l1"); }
-"""
-
-
-def perf(speedup, required):
-    return (f"ours vs base: 0.105 ms vs 0.216 ms (median of 31, noise 0.3% / 0.1%), speed-up {speedup:.2f}x, "
+def perf(speedup, required, key):
+    """A summary.json measurement of expect_speedup (tools/grade.py, from the test's record)."""
+    text = (f"ours vs base: 0.105 ms vs 0.216 ms (median of 31, noise 0.3% / 0.1%), speed-up {speedup:.2f}x, "
             f"required >= {required:.2f}x, 640 GB/s = 22% of measured copy bandwidth (2909 GB/s)")
+    return {"key": key, "measured": speedup, "required": required, "compare": ">=", "baseline_ms": 0.216,
+            "candidate_ms": 0.105, "text": text, "tag": "perf"}
+
+
+def figure(key, measured, required, text, compare=">=", tag="perf"):
+    return {"key": key, "measured": measured, "required": required, "compare": compare, "baseline_ms": None,
+            "candidate_ms": None, "text": text, "tag": tag}
 
 
 def summary(cub, copy, picks, pct, ratio):
-    tests = [("Perf.KeepsUpWithCub", [perf(cub, 0.85)], "passed", ""),
-             ("Perf.ReachesCopy", [perf(copy, 0.85)], "passed" if copy >= 0.85 else "failed",
+    tests = [("Perf.KeepsUpWithCub", [perf(cub, 0.85, "cub_ratio")], "passed", ""),
+             ("Perf.ReachesCopy", [perf(copy, 0.85, "copy_fraction")], "passed" if copy >= 0.85 else "failed",
               f"ours is too slow: speed-up over copy {copy}x, required >= 0.85x (threshold 'copy_fraction' from x)"),
-             ("Latency.PercentOfCopy", [f"copyInt4Ilp4 at 4 warps/SM: 0.248 ms (noise 0.3%), 2157 GB/s = {pct}% of "
-                                        f"measured copy bandwidth (2925 GB/s), required >= 60%; one load: 34.7%"],
+             ("Latency.PercentOfCopy", [figure("pct_of_copy", pct, 60, f"copyInt4Ilp4 at 4 warps/SM: 0.248 ms, "
+                                               f"{pct}% of measured copy bandwidth (2925 GB/s), required >= 60%")],
               "passed", ""),
-             ("Chase.DramSlower", [f"pointerChase: L1 hit 39.6 cycles/load, DRAM 685.5 cycles/load, ratio {ratio}, "
-                                   "required >= 8.0"], "passed", ""),
-             ("Other.Unknown", ["something else: 3.00x faster, required >= 2.00x"], "passed", "")]
-    tests += [(f"Sweep/Pick.Sweep/shape{i}", [perf(p, 0.90)], "passed", "") for i, p in enumerate(picks)]
+             ("Chase.DramSlower", [figure("dram_over_l1", ratio, 8.0, f"pointerChase: L1 hit 39.6 cycles/load, DRAM "
+                                          f"685.5 cycles/load, ratio {ratio}, required >= 8.0")], "passed", ""),
+             # a key this lab's grading.json does not have: listed, left alone
+             ("Other.Unknown", [figure("renamed_key", 3.0, 2.0, "something else: 3.00x faster, required >= 2.00x")],
+              "passed", ""),
+             # never calibrated: a figure without a threshold, a hardware counter, a maximum
+             ("Gemm.Flops", [figure(None, None, None, "matrixMulTiled<32>: 9000 GFLOP/s; cuBLAS: 20000 GFLOP/s"),
+                             figure("never_run", 2.0, 31.0, "counted: 2.0, required >= 31", tag="profile"),
+                             figure("never_run", 40.0, 31.0, "at most: 40, required <= 31", compare="<=")],
+              "passed", "")]
+    tests += [(f"Sweep/Pick.Sweep/shape{i}", [perf(p, 0.90, "pick_vs_best")], "passed", "")
+              for i, p in enumerate(picks)]
     return {"device": "NVIDIA Test GPU (sm_99, 1 SMs)", "labs": {},
             "tests": [{"name": f"{LAB}.{n}", "lab": LAB, "kind": "performance", "where": "gpu", "status": st,
                        "points": 0, "max_points": 5, "reason": reason, "measurements": m}
@@ -84,7 +84,6 @@ class CalibrateTest(unittest.TestCase):
         self.root = Path(self.tmp.name)
         (self.root / "tests" / LAB).mkdir(parents=True)
         (self.root / "tests" / LAB / "grading.json").write_text(GRADING)
-        (self.root / "tests" / LAB / "test_performance.cu").write_text(SOURCES)
         self.runs = []
         for i, s in enumerate([summary(1.05, 0.97, [1.01, 0.97], 74.3, 17.3),
                                summary(1.10, 0.80, [1.00, 0.99], 74.9, 17.0)]):
@@ -119,11 +118,16 @@ class CalibrateTest(unittest.TestCase):
             self.assertEqual(len(err.strip().splitlines()), 1, err)
             self.assertNotIn("Traceback", out + err)
 
-    def test_non_utf8_test_source_is_read(self):
-        (self.root / "tests" / LAB / "test_extra.cu").write_bytes(b"// caf\xe9\nTEST_F(X, Y) { }\n")
-        rc, out = self.main("--from", *map(str, self.runs))
-        self.assertEqual(rc, 0)
-        self.assertIn("cub_ratio", out)
+    def test_a_summary_with_text_measurements_is_refused(self):
+        # an older tools/grade.py wrote the [ PERF ] lines only, without their threshold keys
+        old = json.loads(self.runs[0].read_text())
+        for t in old["tests"]:
+            t["measurements"] = [m["text"] for m in t["measurements"]]
+        self.runs[0].write_text(json.dumps(old))
+        rc, out, err = self.main("--from", *map(str, self.runs), err=True)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"{self.runs[0]}: its measurements are text lines", err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
 
     def test_write_overrides_per_gpu(self):
         grading = self.root / "tests" / LAB / "grading.json"
@@ -204,14 +208,13 @@ class CalibrateTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("measured on different GPUs", err)
 
-    def test_parse_line_formats(self):
-        self.assertEqual(calibrate.parse_line(perf(2.06, 1.85)), (2.06, 1.85, "1.85"))
-        pct = ("copyInt4Ilp4 at 4 warps/SM: 0.248 ms (noise 0.3%), 2157 GB/s = 74.3% of measured copy bandwidth "
-               "(2925 GB/s), required >= 60%; one load per thread: 34.7%")
-        self.assertEqual(calibrate.parse_line(pct), (74.3, 60.0, "60"))
-        chase = "pointerChase: L1 hit 39.6 cycles/load, DRAM 685.5 cycles/load, ratio 17.3, required >= 8.0"
-        self.assertEqual(calibrate.parse_line(chase), (17.3, 8.0, "8.0"))
-        self.assertIsNone(calibrate.parse_line("no threshold here: 2.0x"))
+    def test_only_perf_minimum_measurements_are_calibrated(self):
+        ms, _ = calibrate.collect([json.loads(self.runs[0].read_text())], self.root)
+        self.assertNotIn(f"{LAB}.Gemm.Flops", [m.test for m in ms])   # no threshold, a counter, a maximum
+        self.assertTrue(calibrate.calibrated(perf(2.0, 1.5, "k")))
+        self.assertFalse(calibrate.calibrated(figure("k", 2.0, 1.5, "x", tag="profile")))
+        self.assertFalse(calibrate.calibrated(figure("k", 2.0, 1.5, "x", compare="<=")))
+        self.assertFalse(calibrate.calibrated(figure(None, None, None, "x")))
 
     def test_round_down_two_significant_figures(self):
         for x, want in ((1.7595, "1.7"), (63.155, "63"), (0.7148, "0.71"), (14.705, "14"), (0.85 * 1.0, "0.85"),
@@ -224,14 +227,14 @@ class CalibrateTest(unittest.TestCase):
         keyed = {}
         for m in ms:
             keyed.setdefault(m.key, []).append(m.measured)
-        # cub_ratio and copy_fraction share the value 0.85: the test's source tells them apart
+        # cub_ratio and copy_fraction share the value 0.85: each measurement names its key
         self.assertEqual(sorted(keyed["cub_ratio"]), [1.05, 1.10])
         self.assertEqual(sorted(keyed["copy_fraction"]), [0.80, 0.97])
         self.assertEqual(sorted(keyed["pick_vs_best"]), [0.97, 0.99, 1.00, 1.01])   # TEST_P instances
         self.assertEqual(sorted(keyed["pct_of_copy"]), [74.3, 74.9])
         self.assertEqual(sorted(keyed["dram_over_l1"]), [17.0, 17.3])
-        self.assertEqual(keyed[None], [3.0, 3.0])   # no key: left alone, listed
-        self.assertNotIn("never_run", keyed)
+        self.assertEqual(keyed[None], [3.0, 3.0])   # a key grading.json does not have: left alone, listed
+        self.assertNotIn("never_run", keyed)        # a counter and a maximum: not calibrated
 
     def test_table(self):
         rc, out = self.main("--from", *map(str, self.runs))
