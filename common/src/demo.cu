@@ -30,6 +30,16 @@ Session start() {
   return s;
 }
 
+TimingStats time_or_exit(const std::string &name, const std::function<void()> &launch, const TimingOptions &opts,
+                         const std::function<void()> &setup) {
+  TimingStats t = time_kernel(launch, opts, setup);
+  if (!t.ok) {
+    std::fprintf(stderr, "%s: %s\n", name.c_str(), t.error.c_str());
+    std::exit(EXIT_FAILURE);
+  }
+  return t;
+}
+
 void ReductionInput::restore() const {
   cudaMemcpyAsync(work.get(), pristine.get(), work.bytes(), cudaMemcpyDeviceToDevice);
 }

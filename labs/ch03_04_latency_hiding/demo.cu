@@ -74,12 +74,10 @@ Latency chase(std::size_t elems, std::size_t stride, unsigned int warmup, bool c
 
 int main(int argc, char **argv) {
   const bool csv = argc > 1 && std::strcmp(argv[1], "--csv") == 0;
-  const cudalab::demo::Session session = cudalab::demo::start();
-  const cudalab::DeviceInfo &dev = session.dev;
-  const double copy_gbs = session.copy_gbs;
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   if (!csv)
     std::printf("%s\nmeasured copy bandwidth %.0f GB/s (theoretical %.0f), L2 %zu MB\n\n",
-                session.device_line().c_str(), copy_gbs, dev.theoretical_bandwidth_gbs(), dev.l2_bytes >> 20);
+                cudalab::describe_device(dev).c_str(), copy_gbs, dev.theoretical_bandwidth_gbs(), dev.l2_bytes >> 20);
 
   // 1. Latency (with --csv only the DRAM latency, which part 3's prediction needs).
   Latency l1, l2;
@@ -185,11 +183,8 @@ int main(int argc, char **argv) {
         continue;
       }
       const unsigned int grid = dev.sm_count * blocks;
-      cudalab::TimingStats t = cudalab::time_kernel([&] { k.fn<<<grid, block, dyn>>>(in.get(), out.get(), n); });
-      if (!t.ok) {
-        std::fprintf(stderr, "%s: %s\n", k.name, t.error.c_str());
-        return EXIT_FAILURE;
-      }
+      const cudalab::TimingStats t =
+          cudalab::demo::time_or_exit(k.name, [&] { k.fn<<<grid, block, dyn>>>(in.get(), out.get(), n); });
       const double gbs = cudalab::gbs(bytes, t.median_ms);
       if (csv)
         csv_rows.row({k.name, k.loads, w, block, blocks, t.median_ms, gbs, 100 * gbs / copy_gbs, predicted, copy_gbs});

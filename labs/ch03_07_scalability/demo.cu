@@ -30,10 +30,8 @@ const char *result(const cudalab::demo::MatrixSum &m, std::vector<float> *host) 
 }  // namespace
 
 int main() {
-  const cudalab::demo::Session session = cudalab::demo::start();
-  const cudalab::DeviceInfo &dev = session.dev;
-  const double copy_gbs = session.copy_gbs;
-  // A and B hold constant bytes (no 3 GiB host upload); C = A + B is checked everywhere.
+  const auto [dev, copy_gbs] = cudalab::demo::start();
+  // A and B hold constant bytes (no 2 GiB host upload); C = A + B is checked everywhere.
   const cudalab::demo::MatrixSum m = cudalab::demo::matrix_sum(kElems);
   const cudalab::DeviceBuffer<float> &a = m.a, &b = m.b, &c = m.c;
   const double bytes = 3.0 * kElems * sizeof(float);
@@ -41,7 +39,7 @@ int main() {
 
   std::printf(
       "%s\n16384 x 16384 floats (3 GiB moved per run), measured copy bandwidth %.0f GB/s (theoretical %.0f)\n\n",
-      session.device_line().c_str(), copy_gbs, dev.theoretical_bandwidth_gbs());
+      cudalab::describe_device(dev).c_str(), copy_gbs, dev.theoretical_bandwidth_gbs());
   std::printf("sumMatrixOnGPU2D: the seeds' block shapes\n");
   std::printf("%-9s %-13s %9s %8s %7s | %8s  %s\n", "block", "grid", "ms", "GB/s", "%copy", "book ms", "result");
   struct Shape {
@@ -50,12 +48,8 @@ int main() {
   } shapes[] = {{dim3(32, 32), 60}, {dim3(32, 16), 38}, {dim3(16, 32), 51}, {dim3(16, 16), 46}};
   for (const Shape &s : shapes) {
     const dim3 grid = grid_for(kN, kN, s.block);
-    cudalab::TimingStats t =
-        cudalab::time_kernel([&] { sumMatrixOnGPU2D<<<grid, s.block>>>(a.get(), b.get(), c.get(), kN, kN); });
-    if (!t.ok) {
-      std::fprintf(stderr, "sumMatrixOnGPU2D: %s\n", t.error.c_str());
-      return EXIT_FAILURE;
-    }
+    const cudalab::TimingStats t = cudalab::demo::time_or_exit(
+        "sumMatrixOnGPU2D", [&] { sumMatrixOnGPU2D<<<grid, s.block>>>(a.get(), b.get(), c.get(), kN, kN); });
     CUDALAB_CHECK(cudaMemset(c.get(), 0, c.bytes()));
     sumMatrixOnGPU2D<<<grid, s.block>>>(a.get(), b.get(), c.get(), kN, kN);
     CUDALAB_CHECK_LAUNCH("sumMatrixOnGPU2D");
@@ -85,12 +79,8 @@ int main() {
     const dim3 grid = grid_with_blocks(kN, kN, block, unsigned(k * s));
     cudalab::TimingOptions opts;
     opts.reps = s < 8 ? 5 : 21;
-    cudalab::TimingStats t =
-        cudalab::time_kernel([&] { sumMatrixGridStride<<<grid, block>>>(a.get(), b.get(), c.get(), kN, kN); }, opts);
-    if (!t.ok) {
-      std::fprintf(stderr, "sumMatrixGridStride: %s\n", t.error.c_str());
-      return EXIT_FAILURE;
-    }
+    const cudalab::TimingStats t = cudalab::demo::time_or_exit(
+        "sumMatrixGridStride", [&] { sumMatrixGridStride<<<grid, block>>>(a.get(), b.get(), c.get(), kN, kN); }, opts);
     CUDALAB_CHECK(cudaMemset(c.get(), 0, c.bytes()));
     sumMatrixGridStride<<<grid, block>>>(a.get(), b.get(), c.get(), kN, kN);
     CUDALAB_CHECK_LAUNCH("sumMatrixGridStride");

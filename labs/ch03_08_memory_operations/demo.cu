@@ -35,12 +35,11 @@ int main(int argc, char **argv) {
     return EXIT_SUCCESS;
   }
 
-  const cudalab::demo::Session s = cudalab::demo::start();
-  const double copy_gbs = s.copy_gbs;
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   std::vector<float> host;
 
   std::printf("%s\n16384 x 16384 floats (3 GiB moved per run), measured copy bandwidth %.0f GB/s\n\n",
-              s.device_line().c_str(), copy_gbs);
+              cudalab::describe_device(dev).c_str(), copy_gbs);
   std::printf("%-22s %9s %8s %7s | %-21s | %-30s %s\n", "", "", "", "", "predicted gld_eff", "book (Fermi M2070)", "");
   std::printf("%-22s %9s %8s %7s | %10s %10s | %6s %8s %8s %9s  %s\n", "kernel, block", "ms", "GB/s", "%copy",
               "32B sect", "128B line", "ms", "gld_eff", "gld_thr", "ach_occ", "result");

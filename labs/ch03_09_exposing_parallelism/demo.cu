@@ -43,8 +43,7 @@ int main(int argc, char **argv) {
   }
 
   const bool csv = argc >= 2 && std::strcmp(argv[1], "--csv") == 0;
-  const cudalab::demo::Session s = cudalab::demo::start();
-  const double copy_gbs = s.copy_gbs;
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   std::vector<float> host;
   cudalab::demo::Table table({{nullptr, "block", "%-10s", "%s", ""},
                               {nullptr, "grid", "%-13s"},
@@ -61,7 +60,7 @@ int main(int argc, char **argv) {
                              csv);
   if (!csv)
     std::printf("%s\n16384 x 16384 floats (3 GiB moved per run), measured copy bandwidth %.0f GB/s\n\n",
-                s.device_line().c_str(), copy_gbs);
+                cudalab::describe_device(dev).c_str(), copy_gbs);
   table.header();
   struct Row {
     dim3 block;
@@ -86,8 +85,7 @@ int main(int argc, char **argv) {
       continue;
     }
     CUDALAB_CHECK(cudaDeviceSynchronize());
-    cudalab::TimingStats t =
-        cudalab::time_kernel([&] { launch_sum_matrix(limits, a, b, c, n, n, r.block, nullptr); });
+    cudalab::TimingStats t = cudalab::time_kernel([&] { launch_sum_matrix(limits, a, b, c, n, n, r.block, nullptr); });
     if (!t.ok) {
       std::fprintf(stderr, "%s\n", t.error.c_str());
       return EXIT_FAILURE;

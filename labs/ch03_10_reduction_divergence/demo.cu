@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
   }
   const unsigned int n = 1u << 24, grid = reduce_grid(n, block);
 
-  const cudalab::demo::Session s = cudalab::demo::start();
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   cudalab::demo::ReductionInput in = cudalab::demo::reduction_input(n);
   cudalab::DeviceBuffer<int> out;
   CUDALAB_CHECK(out.allocate(grid));
@@ -41,26 +41,22 @@ int main(int argc, char **argv) {
   cudalab::demo::Table table(cudalab::demo::reduction_columns("%-22s", /*grid=*/false), csv);
   if (!csv)
     std::printf("%s\nn = 2^24 ints, grid %u, block %u, measured copy bandwidth %.0f GB/s (theoretical %.0f)\n\n",
-                s.device_line().c_str(), grid, block, s.copy_gbs, s.dev.theoretical_bandwidth_gbs());
+                cudalab::describe_device(dev).c_str(), grid, block, copy_gbs, dev.theoretical_bandwidth_gbs());
   table.header();
   double first_ms = 0, prev_ms = 0;
   for (const Row &r : rows) {
     cudalab::TimingOptions opts;
     opts.flush_l2 = true;
-    cudalab::TimingStats t =
-        cudalab::time_kernel([&] { r.kernel<<<grid, block>>>(in.work.get(), out.get(), n); }, opts, restore);
-    if (!t.ok) {
-      std::fprintf(stderr, "%s: %s\n", r.name, t.error.c_str());
-      return EXIT_FAILURE;
-    }
+    const cudalab::TimingStats t = cudalab::demo::time_or_exit(
+        r.name, [&] { r.kernel<<<grid, block>>>(in.work.get(), out.get(), n); }, opts, restore);
     restore();
     r.kernel<<<grid, block>>>(in.work.get(), out.get(), n);
     CUDALAB_CHECK_LAUNCH("reduction");
     const long long gpu_sum = cudalab::demo::sum_of_partials(out, grid);
     if (first_ms == 0) first_ms = prev_ms = t.median_ms;
     const double bw = cudalab::gbs(double(n) * sizeof(int), t.median_ms);
-    table.row({r.name, t.median_ms, bw, 100 * bw / s.copy_gbs, prev_ms / t.median_ms, first_ms / t.median_ms,
-               r.book_ms, rows[0].book_ms / r.book_ms, gpu_sum == in.sum ? "ok" : "WRONG SUM"});
+    table.row({r.name, t.median_ms, bw, 100 * bw / copy_gbs, prev_ms / t.median_ms, first_ms / t.median_ms, r.book_ms,
+               rows[0].book_ms / r.book_ms, gpu_sum == in.sum ? "ok" : "WRONG SUM"});
     prev_ms = t.median_ms;
   }
   return EXIT_SUCCESS;

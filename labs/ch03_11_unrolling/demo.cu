@@ -28,7 +28,7 @@ int main(int argc, char **argv) {
   }
   const unsigned int n = 1u << 24;
 
-  const cudalab::demo::Session s = cudalab::demo::start();
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   cudalab::demo::ReductionInput in = cudalab::demo::reduction_input(n);
   cudalab::DeviceBuffer<int> out;
   CUDALAB_CHECK(out.allocate(reduce_grid(n, block, 1)));
@@ -52,19 +52,15 @@ int main(int argc, char **argv) {
     std::printf(
         "%s\nn = 2^24 ints, block %u, measured copy bandwidth %.0f GB/s (theoretical %.0f)\n"
         "cumulative: from reduceInterleaved here; from the book's reduceNeighbored (11.722 ms) in the book\n\n",
-        s.device_line().c_str(), block, s.copy_gbs, s.dev.theoretical_bandwidth_gbs());
+        cudalab::describe_device(dev).c_str(), block, copy_gbs, dev.theoretical_bandwidth_gbs());
   table.header();
   double first_ms = 0, prev_ms = 0;
   for (const Row &r : rows) {
     const unsigned int grid = reduce_grid(n, block, r.factor);
     cudalab::TimingOptions opts;
     opts.flush_l2 = true;
-    cudalab::TimingStats t =
-        cudalab::time_kernel([&] { r.kernel<<<grid, block>>>(in.work.get(), out.get(), n); }, opts, restore);
-    if (!t.ok) {
-      std::fprintf(stderr, "%s: %s\n", r.name, t.error.c_str());
-      return EXIT_FAILURE;
-    }
+    const cudalab::TimingStats t = cudalab::demo::time_or_exit(
+        r.name, [&] { r.kernel<<<grid, block>>>(in.work.get(), out.get(), n); }, opts, restore);
     restore();
     CUDALAB_CHECK(out.poison());
     r.kernel<<<grid, block>>>(in.work.get(), out.get(), n);
@@ -72,7 +68,7 @@ int main(int argc, char **argv) {
     const long long gpu_sum = cudalab::demo::sum_of_partials(out, grid);
     if (first_ms == 0) first_ms = prev_ms = t.median_ms;
     const double bw = cudalab::gbs(double(n) * sizeof(int), t.median_ms);
-    table.row({r.name, grid, t.median_ms, bw, 100 * bw / s.copy_gbs, prev_ms / t.median_ms, first_ms / t.median_ms,
+    table.row({r.name, grid, t.median_ms, bw, 100 * bw / copy_gbs, prev_ms / t.median_ms, first_ms / t.median_ms,
                r.book_ms, book_neighbored_ms / r.book_ms, gpu_sum == in.sum ? "ok" : "WRONG SUM"});
     prev_ms = t.median_ms;
   }

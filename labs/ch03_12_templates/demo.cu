@@ -21,7 +21,7 @@
 int main(int argc, char **argv) {
   const bool csv = argc > 1 && std::strcmp(argv[1], "--csv") == 0;
   const unsigned int n = 1u << 24;
-  const cudalab::demo::Session s = cudalab::demo::start();
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   const cudalab::demo::ReductionInput in = cudalab::demo::reduction_input(n, /*in_place=*/false);
   cudalab::DeviceBuffer<int> d_out;
   CUDALAB_CHECK(d_out.allocate(complete_unroll_grid(n, 64)));
@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
     std::printf(
         "%s\nn = 2^24 ints, measured copy bandwidth %.0f GB/s (theoretical %.0f)\n"
         "book (Tesla M2070, block 512): reduceCompleteUnrollWarps8 1.280 ms, templated 1.253 ms (1.02x)\n\n",
-        s.device_line().c_str(), s.copy_gbs, s.dev.theoretical_bandwidth_gbs());
+        cudalab::describe_device(dev).c_str(), copy_gbs, dev.theoretical_bandwidth_gbs());
   table.header();
   for (unsigned int block = 64; block <= 1024; block *= 2) {
     const unsigned int grid = complete_unroll_grid(n, block);
@@ -62,7 +62,7 @@ int main(int argc, char **argv) {
     const long long gpu_sum = cudalab::demo::sum_of_partials(d_out, grid);
     const double t_ms = cmp.candidate.median_ms, r_ms = cmp.baseline.median_ms;
     const double t_bw = cudalab::gbs(double(n) * sizeof(int), t_ms), r_bw = cudalab::gbs(double(n) * sizeof(int), r_ms);
-    table.row({block, cudalab::demo::format("reduceCompleteUnroll<%u>", block), t_ms, t_bw, 100 * t_bw / s.copy_gbs,
+    table.row({block, cudalab::demo::format("reduceCompleteUnroll<%u>", block), t_ms, t_bw, 100 * t_bw / copy_gbs,
                "reduceCompleteUnrollWarps8", r_ms, r_bw, cmp.speedup(), gpu_sum == in.sum ? "ok" : "WRONG SUM"});
   }
   if (!csv) {

@@ -159,11 +159,7 @@ int main(int argc, char **argv) {
   for (const Row &r : rows) {
     cudalab::TimingOptions opts;
     opts.reps = 11;
-    cudalab::TimingStats t = cudalab::time_kernel(r.launch, opts, restore);
-    if (!t.ok) {
-      std::fprintf(stderr, "%s: %s\n", r.name, t.error.c_str());
-      return EXIT_FAILURE;
-    }
+    const cudalab::TimingStats t = cudalab::demo::time_or_exit(r.name, r.launch, opts, restore);
     restore();
     CUDALAB_CHECK(cudaMemset(out.get(), 0xCD, out.bytes()));
     r.launch();

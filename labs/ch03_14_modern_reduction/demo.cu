@@ -55,9 +55,7 @@ struct Row {
 
 int main(int argc, char **argv) {
   const bool csv = argc > 1 && std::strcmp(argv[1], "--csv") == 0;
-  const cudalab::demo::Session session = cudalab::demo::start();
-  const cudalab::DeviceInfo &dev = session.dev;
-  const double copy_gbs = session.copy_gbs;
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   const unsigned int n = 1u << 24, block = 512;
 
   const cudalab::demo::ReductionInput input = cudalab::demo::reduction_input(n);
@@ -130,19 +128,15 @@ int main(int argc, char **argv) {
     std::printf(
         "%s\nn = 2^24 ints, block 512 (reduceModern: %u x %u), cold L2, measured copy bandwidth %.0f GB/s "
         "(theoretical %.0f)\n\n",
-        session.device_line().c_str(), gm, kModernBlock, copy_gbs, dev.theoretical_bandwidth_gbs());
+        cudalab::describe_device(dev).c_str(), gm, kModernBlock, copy_gbs, dev.theoretical_bandwidth_gbs());
   table.header();
   double first_ms = 0, prev_ms = 0;
   for (const Row &r : rows) {
     cudalab::TimingOptions opts;
     opts.flush_l2 = true;
     opts.reps = 31;
-    cudalab::TimingStats t =
-        cudalab::time_kernel(r.launch, opts, r.in_place ? std::function<void()>(restore) : nullptr);
-    if (!t.ok) {
-      std::fprintf(stderr, "%s: %s\n", r.name, t.error.c_str());
-      return EXIT_FAILURE;
-    }
+    const cudalab::TimingStats t =
+        cudalab::demo::time_or_exit(r.name, r.launch, opts, r.in_place ? std::function<void()>(restore) : nullptr);
     restore();
     CUDALAB_CHECK(cudaMemset(s, 0, sizeof(int)));
     r.launch();
@@ -156,8 +150,8 @@ int main(int argc, char **argv) {
       std::snprintf(book, sizeof book, "%.3f", 1e3 * r.book_s);
       std::snprintf(book_cum, sizeof book_cum, "%.2fx", rows[0].book_s / r.book_s);
     }
-    table.row({r.name, r.lab, t.median_ms, bw, 100 * bw / copy_gbs, prev_ms / t.median_ms, first_ms / t.median_ms,
-               book, book_cum, ok ? "ok" : "WRONG SUM"});
+    table.row({r.name, r.lab, t.median_ms, bw, 100 * bw / copy_gbs, prev_ms / t.median_ms, first_ms / t.median_ms, book,
+               book_cum, ok ? "ok" : "WRONG SUM"});
     prev_ms = t.median_ms;
   }
 

@@ -59,8 +59,7 @@ std::vector<unsigned char> demo_bytes(size_t n, bool single, std::uint64_t seed)
 
 int main(int argc, char **argv) {
   const bool csv = argc > 1 && std::strcmp(argv[1], "--csv") == 0;
-  const cudalab::demo::Session session = cudalab::demo::start();
-  const double copy_gbs = session.copy_gbs;
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   const size_t n = size_t(1) << 28;
 
   int blocks_per_sm = 0;
@@ -112,7 +111,7 @@ int main(int argc, char **argv) {
     std::printf(
         "%s\nn = 2^28 bytes (256 MiB); histogramShared: %u blocks x %u threads (%d blocks/SM x %d SMs); "
         "measured copy bandwidth %.0f GB/s\n",
-        session.device_line().c_str(), grid, kHistogramBlock, blocks_per_sm, session.dev.sm_count, copy_gbs);
+        cudalab::describe_device(dev).c_str(), grid, kHistogramBlock, blocks_per_sm, dev.sm_count, copy_gbs);
     std::printf("lecture notes (no timings): naive = N global stores; shared = 256 global stores per block\n");
   }
   for (bool single : {false, true}) {
@@ -128,11 +127,7 @@ int main(int argc, char **argv) {
       cudalab::TimingOptions opts;
       opts.warmup = rows[r].reps < 21 ? 1 : 3;
       opts.reps = rows[r].reps;
-      const cudalab::TimingStats t = cudalab::time_kernel(rows[r].launch, opts);
-      if (!t.ok) {
-        std::fprintf(stderr, "%s: %s\n", rows[r].name, t.error.c_str());
-        return EXIT_FAILURE;
-      }
+      const cudalab::TimingStats t = cudalab::demo::time_or_exit(rows[r].name, rows[r].launch, opts);
       ms[r] = t.median_ms;
     }
     for (std::size_t r = 0; r < rows.size(); ++r) {

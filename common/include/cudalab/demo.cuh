@@ -9,9 +9,11 @@
 
 #include "cudalab/buffer.cuh"
 #include "cudalab/device.cuh"
+#include "cudalab/timing.cuh"
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -22,27 +24,29 @@ namespace cudalab::demo {
 /// start() calls it; call it first where a demo uses the GPU before start().
 void require_gpu();
 
-/// @brief What every demo measures before its tables.
+/// @brief What every demo measures before its tables (`const auto [dev, copy_gbs] = start();`).
 struct Session {
   DeviceInfo dev;         ///< GPU 0
   double copy_gbs = 0.0;  ///< measured_copy_bandwidth_gbs(): the ceiling of the "%copy" columns
-
-  /// @brief The device line a demo prints first (describe_device()).
-  std::string device_line() const { return describe_device(dev); }
 };
 
 /// @brief A demo's opening: require_gpu(), query GPU 0 and measure the copy bandwidth. Exits with a
 /// message if either fails.
 Session start();
 
+/// @brief time_kernel(), or, if a CUDA call failed, "<name>: <error>" on standard error and exit
+/// status 1.
+TimingStats time_or_exit(const std::string &name, const std::function<void()> &launch, const TimingOptions &opts = {},
+                         const std::function<void()> &setup = {});
+
 /// @brief The input of the reduction demos (ch03_10 to ch03_14): n ints in [0, 255] from seed 2024
-/// (the book's `rand() & 0xFF`), their sum, a device copy that no kernel writes and, for kernels
+/// (the book's `rand() & 0xFF`), their sum, a device copy for kernels that only read it and, for kernels
 /// that reduce in place, a working copy that restore() refills before every run.
 struct ReductionInput {
-  std::vector<int> host;            ///< the ints
-  long long sum = 0;                ///< their exact sum (cpu::sum)
-  DeviceBuffer<int> pristine;       ///< the ints on the device, for kernels that only read them
-  DeviceBuffer<int> work;           ///< the in-place kernels' copy (empty without in_place)
+  std::vector<int> host;       ///< the ints
+  long long sum = 0;           ///< their exact sum (cpu::sum)
+  DeviceBuffer<int> pristine;  ///< the ints on the device, for kernels that only read them
+  DeviceBuffer<int> work;      ///< the in-place kernels' copy (empty without in_place)
 
   /// @brief Enqueues the copy of pristine into work on the default stream (untimed setup).
   void restore() const;
@@ -76,15 +80,15 @@ bool every_element_is(const DeviceBuffer<float> &c, float want, std::vector<floa
 class Cell {
  public:
   /// @brief A number, printed with the column's table or CSV format (%f, %d or %u).
-  Cell(double v) : number_(true), value_(v) {}            // NOLINT: implicit on purpose
+  Cell(double v) : number_(true), value_(v) {}  // NOLINT: implicit on purpose
   /// @brief An int, printed like a number.
-  Cell(int v) : Cell(static_cast<double>(v)) {}           // NOLINT
+  Cell(int v) : Cell(static_cast<double>(v)) {}  // NOLINT
   /// @brief An unsigned int, printed like a number.
-  Cell(unsigned v) : Cell(static_cast<double>(v)) {}      // NOLINT
+  Cell(unsigned v) : Cell(static_cast<double>(v)) {}  // NOLINT
   /// @brief Text, padded to the column's width in the table, as is in the CSV.
-  Cell(const char *s) : table_(s), csv_(s) {}             // NOLINT
+  Cell(const char *s) : table_(s), csv_(s) {}  // NOLINT
   /// @brief Text, padded to the column's width in the table, as is in the CSV.
-  Cell(const std::string &s) : table_(s), csv_(s) {}      // NOLINT
+  Cell(const std::string &s) : table_(s), csv_(s) {}  // NOLINT
 
   /// @brief Text that differs between the table (@p table) and the CSV (@p csv).
   static Cell text(const std::string &table, const std::string &csv);
