@@ -15,7 +15,7 @@
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
 #include "cudalab/data.hpp"
-#include "cudalab/device.cuh"
+#include "cudalab/demo.cuh"
 #include "cudalab/timing.cuh"
 
 #include <algorithm>
@@ -74,9 +74,7 @@ Latency chase(std::size_t elems, std::size_t stride, unsigned int warmup, bool c
 
 int main(int argc, char **argv) {
   const bool csv = argc > 1 && std::strcmp(argv[1], "--csv") == 0;
-  cudalab::DeviceInfo dev;
-  CUDALAB_CHECK(cudalab::query_device(0, &dev));
-  const double copy_gbs = cudalab::measured_copy_bandwidth_gbs();
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   if (!csv)
     std::printf("%s\nmeasured copy bandwidth %.0f GB/s (theoretical %.0f), L2 %zu MB\n\n",
                 cudalab::describe_device(dev).c_str(), copy_gbs, dev.theoretical_bandwidth_gbs(), dev.l2_bytes >> 20);
@@ -145,8 +143,20 @@ int main(int argc, char **argv) {
     }
   }
 
+  // With --csv one row per kernel and warps per SM (CSV only: the table puts both kernels on one line).
+  cudalab::demo::Table csv_rows({{"kernel", nullptr},
+                                 {"loads_in_flight", nullptr, "", "%d"},
+                                 {"warps_per_sm", nullptr, "", "%d"},
+                                 {"block", nullptr, "", "%d"},
+                                 {"blocks_per_sm", nullptr, "", "%d"},
+                                 {"ms", nullptr, "", "%.4f"},
+                                 {"gbs", nullptr, "", "%.1f"},
+                                 {"pct_copy", nullptr, "", "%.1f"},
+                                 {"predicted_gbs", nullptr, "", "%.1f"},
+                                 {"copy_gbs", nullptr, "", "%.1f"}},
+                                /*csv=*/true);
   if (csv) {
-    std::printf("kernel,loads_in_flight,warps_per_sm,block,blocks_per_sm,ms,gbs,pct_copy,predicted_gbs,copy_gbs\n");
+    csv_rows.header();
   } else {
     std::printf("Copy bandwidth against resident warps per SM (256 MB; occupancy held by dynamic shared memory)\n");
     std::printf(
@@ -166,22 +176,18 @@ int main(int argc, char **argv) {
       std::size_t dyn = 0;
       if (pin_blocks_per_sm((const void *)k.fn, block, blocks, &dyn) != cudaSuccess) {
         if (csv)
-          std::printf("%s,%d,%d,%d,%d,,,,%.1f,%.1f\n", k.name, k.loads, w, block, blocks, predicted, copy_gbs);
+          csv_rows.row({k.name, k.loads, w, block, blocks, "", "", "", predicted, copy_gbs});
         else
           std::printf(" %9s %6s %9s |", "n/a*", "", "");
         cudaGetLastError();
         continue;
       }
       const unsigned int grid = dev.sm_count * blocks;
-      cudalab::TimingStats t = cudalab::time_kernel([&] { k.fn<<<grid, block, dyn>>>(in.get(), out.get(), n); });
-      if (!t.ok) {
-        std::fprintf(stderr, "%s: %s\n", k.name, t.error.c_str());
-        return EXIT_FAILURE;
-      }
+      const cudalab::TimingStats t =
+          cudalab::demo::time_or_exit(k.name, [&] { k.fn<<<grid, block, dyn>>>(in.get(), out.get(), n); });
       const double gbs = cudalab::gbs(bytes, t.median_ms);
       if (csv)
-        std::printf("%s,%d,%d,%d,%d,%.4f,%.1f,%.1f,%.1f,%.1f\n", k.name, k.loads, w, block, blocks, t.median_ms, gbs,
-                    100 * gbs / copy_gbs, predicted, copy_gbs);
+        csv_rows.row({k.name, k.loads, w, block, blocks, t.median_ms, gbs, 100 * gbs / copy_gbs, predicted, copy_gbs});
       else
         std::printf(" %9.0f %5.1f%% %9.0f |", gbs, 100 * gbs / copy_gbs, predicted);
     }

@@ -10,7 +10,7 @@
 
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
-#include "cudalab/device.cuh"
+#include "cudalab/demo.cuh"
 #include "cudalab/timing.cuh"
 
 #include <cstdio>
@@ -22,30 +22,18 @@ namespace {
 const int kN = 1 << 14;
 const std::size_t kElems = std::size_t(kN) * kN;
 
-// Fills A and B with constant bytes (no 2 GiB host upload) and checks C = A + B everywhere.
-bool result_ok(const cudalab::DeviceBuffer<float> &c, float want, std::vector<float> *host) {
-  CUDALAB_CHECK(c.download(host));
-  for (float v : *host)
-    if (v != want) return false;
-  return true;
+/// "ok" if every element of C is A + B.
+const char *result(const cudalab::demo::MatrixSum &m, std::vector<float> *host) {
+  return cudalab::demo::every_element_is(m.c, m.want, host) ? "ok" : "WRONG";
 }
 
 }  // namespace
 
 int main() {
-  cudalab::DeviceInfo dev;
-  CUDALAB_CHECK(cudalab::query_device(0, &dev));
-  const double copy_gbs = cudalab::measured_copy_bandwidth_gbs();
-  cudalab::DeviceBuffer<float> a, b, c;
-  CUDALAB_CHECK(a.allocate(kElems));
-  CUDALAB_CHECK(b.allocate(kElems));
-  CUDALAB_CHECK(c.allocate(kElems));
-  CUDALAB_CHECK(cudaMemset(a.get(), 0x3F, a.bytes()));  // every float 0.74901962
-  CUDALAB_CHECK(cudaMemset(b.get(), 0x40, b.bytes()));  // every float 3.0039215
-  float fa = 0, fb = 0;
-  CUDALAB_CHECK(cudaMemcpy(&fa, a.get(), 4, cudaMemcpyDeviceToHost));
-  CUDALAB_CHECK(cudaMemcpy(&fb, b.get(), 4, cudaMemcpyDeviceToHost));
-  const float want = fa + fb;
+  const auto [dev, copy_gbs] = cudalab::demo::start();
+  // A and B hold constant bytes (no 2 GiB host upload); C = A + B is checked everywhere.
+  const cudalab::demo::MatrixSum m = cudalab::demo::matrix_sum(kElems);
+  const cudalab::DeviceBuffer<float> &a = m.a, &b = m.b, &c = m.c;
   const double bytes = 3.0 * kElems * sizeof(float);
   std::vector<float> host;
 
@@ -60,12 +48,8 @@ int main() {
   } shapes[] = {{dim3(32, 32), 60}, {dim3(32, 16), 38}, {dim3(16, 32), 51}, {dim3(16, 16), 46}};
   for (const Shape &s : shapes) {
     const dim3 grid = grid_for(kN, kN, s.block);
-    cudalab::TimingStats t =
-        cudalab::time_kernel([&] { sumMatrixOnGPU2D<<<grid, s.block>>>(a.get(), b.get(), c.get(), kN, kN); });
-    if (!t.ok) {
-      std::fprintf(stderr, "sumMatrixOnGPU2D: %s\n", t.error.c_str());
-      return EXIT_FAILURE;
-    }
+    const cudalab::TimingStats t = cudalab::demo::time_or_exit(
+        "sumMatrixOnGPU2D", [&] { sumMatrixOnGPU2D<<<grid, s.block>>>(a.get(), b.get(), c.get(), kN, kN); });
     CUDALAB_CHECK(cudaMemset(c.get(), 0, c.bytes()));
     sumMatrixOnGPU2D<<<grid, s.block>>>(a.get(), b.get(), c.get(), kN, kN);
     CUDALAB_CHECK_LAUNCH("sumMatrixOnGPU2D");
@@ -74,7 +58,7 @@ int main() {
     std::snprintf(b1, sizeof b1, "(%u,%u)", s.block.x, s.block.y);
     std::snprintf(b2, sizeof b2, "(%u,%u)", grid.x, grid.y);
     std::printf("%-9s %-13s %9.3f %8.0f %6.1f%% | %8.0f  %s\n", b1, b2, t.median_ms, bw, 100 * bw / copy_gbs, s.book_ms,
-                result_ok(c, want, &host) ? "ok" : "WRONG");
+                result(m, &host));
   }
 
   const dim3 block(256, 1);
@@ -95,12 +79,8 @@ int main() {
     const dim3 grid = grid_with_blocks(kN, kN, block, unsigned(k * s));
     cudalab::TimingOptions opts;
     opts.reps = s < 8 ? 5 : 21;
-    cudalab::TimingStats t =
-        cudalab::time_kernel([&] { sumMatrixGridStride<<<grid, block>>>(a.get(), b.get(), c.get(), kN, kN); }, opts);
-    if (!t.ok) {
-      std::fprintf(stderr, "sumMatrixGridStride: %s\n", t.error.c_str());
-      return EXIT_FAILURE;
-    }
+    const cudalab::TimingStats t = cudalab::demo::time_or_exit(
+        "sumMatrixGridStride", [&] { sumMatrixGridStride<<<grid, block>>>(a.get(), b.get(), c.get(), kN, kN); }, opts);
     CUDALAB_CHECK(cudaMemset(c.get(), 0, c.bytes()));
     sumMatrixGridStride<<<grid, block>>>(a.get(), b.get(), c.get(), kN, kN);
     CUDALAB_CHECK_LAUNCH("sumMatrixGridStride");
@@ -109,7 +89,7 @@ int main() {
     char g[32];
     std::snprintf(g, sizeof g, "(%u,%u)", grid.x, grid.y);
     std::printf("%-6d %7u %-11s %9.3f %8.0f %6.1f%% %7.2fx %9.0f%%  %s\n", s, grid.x * grid.y, g, t.median_ms, bw,
-                100 * bw / copy_gbs, speedup, 100 * speedup / s, result_ok(c, want, &host) ? "ok" : "WRONG");
+                100 * bw / copy_gbs, speedup, 100 * speedup / s, result(m, &host));
   }
   return EXIT_SUCCESS;
 }

@@ -10,7 +10,7 @@
 
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
-#include "cudalab/device.cuh"
+#include "cudalab/demo.cuh"
 #include "cudalab/timing.cuh"
 
 #include <cstdio>
@@ -21,12 +21,9 @@
 int main(int argc, char **argv) {
   const int n = 1 << 14;
   const std::size_t elems = std::size_t(n) * n;
-  cudalab::DeviceBuffer<float> a, b, c;
-  CUDALAB_CHECK(a.allocate(elems));
-  CUDALAB_CHECK(b.allocate(elems));
-  CUDALAB_CHECK(c.allocate(elems));
-  CUDALAB_CHECK(cudaMemset(a.get(), 0x3F, a.bytes()));
-  CUDALAB_CHECK(cudaMemset(b.get(), 0x40, b.bytes()));
+  cudalab::demo::require_gpu();
+  cudalab::demo::MatrixSum m = cudalab::demo::matrix_sum(elems);
+  const cudalab::DeviceBuffer<float> &a = m.a, &b = m.b, &c = m.c;
 
   if (argc >= 4 && std::strcmp(argv[1], "once") == 0) {
     const dim3 block(std::atoi(argv[2]), std::atoi(argv[3]));
@@ -38,12 +35,7 @@ int main(int argc, char **argv) {
     return EXIT_SUCCESS;
   }
 
-  cudalab::DeviceInfo dev;
-  CUDALAB_CHECK(cudalab::query_device(0, &dev));
-  const double copy_gbs = cudalab::measured_copy_bandwidth_gbs();
-  float fa = 0, fb = 0;
-  CUDALAB_CHECK(cudaMemcpy(&fa, a.get(), 4, cudaMemcpyDeviceToHost));
-  CUDALAB_CHECK(cudaMemcpy(&fb, b.get(), 4, cudaMemcpyDeviceToHost));
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   std::vector<float> host;
 
   std::printf("%s\n16384 x 16384 floats (3 GiB moved per run), measured copy bandwidth %.0f GB/s\n\n",
@@ -77,9 +69,7 @@ int main(int argc, char **argv) {
     CUDALAB_CHECK(cudaMemset(c.get(), 0, c.bytes()));
     launch();
     CUDALAB_CHECK_LAUNCH("sumMatrix");
-    CUDALAB_CHECK(c.download(&host));
-    bool ok = true;
-    for (float v : host) ok = ok && v == fa + fb;
+    const bool ok = cudalab::demo::every_element_is(c, m.want, &host);
     const Mapping m = r.column_major ? Mapping::kColumnMajor : Mapping::kRowMajor;
     const LoadEfficiency e32 = load_efficiency(r.block, n, m, 4, 32), e128 = load_efficiency(r.block, n, m, 4, 128);
     char name[40];

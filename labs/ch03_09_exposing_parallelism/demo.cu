@@ -14,7 +14,7 @@
 
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
-#include "cudalab/device.cuh"
+#include "cudalab/demo.cuh"
 #include "cudalab/timing.cuh"
 
 #include <cstdio>
@@ -25,19 +25,16 @@
 int main(int argc, char **argv) {
   const int n = 1 << 14;
   const std::size_t elems = std::size_t(n) * n;
+  cudalab::demo::require_gpu();
   LaunchLimits limits;
   CUDALAB_CHECK(launch_limits(0, &limits));
-  cudalab::DeviceBuffer<float> a, b, c;
-  CUDALAB_CHECK(a.allocate(elems));
-  CUDALAB_CHECK(b.allocate(elems));
-  CUDALAB_CHECK(c.allocate(elems));
-  CUDALAB_CHECK(cudaMemset(a.get(), 0x3F, a.bytes()));
-  CUDALAB_CHECK(cudaMemset(b.get(), 0x40, b.bytes()));
+  cudalab::demo::MatrixSum m = cudalab::demo::matrix_sum(elems);
+  float *a = m.a.get(), *b = m.b.get(), *c = m.c.get();
 
   if (argc >= 4 && std::strcmp(argv[1], "once") == 0) {
     std::string why;
     const dim3 block(std::atoi(argv[2]), std::atoi(argv[3]));
-    if (launch_sum_matrix(limits, a.get(), b.get(), c.get(), n, n, block, &why) != cudaSuccess) {
+    if (launch_sum_matrix(limits, a, b, c, n, n, block, &why) != cudaSuccess) {
       std::fprintf(stderr, "%s\n", why.c_str());
       return EXIT_FAILURE;
     }
@@ -46,20 +43,25 @@ int main(int argc, char **argv) {
   }
 
   const bool csv = argc >= 2 && std::strcmp(argv[1], "--csv") == 0;
-  cudalab::DeviceInfo dev;
-  CUDALAB_CHECK(cudalab::query_device(0, &dev));
-  const double copy_gbs = cudalab::measured_copy_bandwidth_gbs();
-  float fa = 0, fb = 0;
-  CUDALAB_CHECK(cudaMemcpy(&fa, a.get(), 4, cudaMemcpyDeviceToHost));
-  CUDALAB_CHECK(cudaMemcpy(&fb, b.get(), 4, cudaMemcpyDeviceToHost));
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   std::vector<float> host;
-  if (csv) {
-    std::printf("block_x,block_y,grid_x,grid_y,ms,gbs,pct_copy,book_ms,copy_gbs,result\n");
-  } else {
+  cudalab::demo::Table table({{nullptr, "block", "%-10s", "%s", ""},
+                              {nullptr, "grid", "%-13s"},
+                              {"block_x", nullptr, "", "%u"},
+                              {"block_y", nullptr, "", "%u"},
+                              {"grid_x", nullptr, "", "%u"},
+                              {"grid_y", nullptr, "", "%u"},
+                              {"ms", "ms", "%9.3f", "%.4f"},
+                              {"gbs", "GB/s", "%8.0f", "%.1f"},
+                              {"pct_copy", "%copy", "%6.1f%%", "%.1f"},
+                              {"book_ms", "book ms", "%8.3f", "%.3f", " | "},
+                              {"copy_gbs", nullptr, "", "%.1f"},
+                              {"result", "result", "%s", "%s", "  "}},
+                             csv);
+  if (!csv)
     std::printf("%s\n16384 x 16384 floats (3 GiB moved per run), measured copy bandwidth %.0f GB/s\n\n",
                 cudalab::describe_device(dev).c_str(), copy_gbs);
-    std::printf("%-10s %-13s %9s %8s %7s | %8s  %s\n", "block", "grid", "ms", "GB/s", "%copy", "book ms", "result");
-  }
+  table.header();
   struct Row {
     dim3 block;
     double book_ms;  // Tesla M2070, seed 000 sections 3.7 and 3.9
@@ -67,44 +69,34 @@ int main(int argc, char **argv) {
               {dim3(64, 2), 33.567},  {dim3(64, 4), 34.908},  {dim3(64, 8), 36.651},  {dim3(128, 2), 32.688},
               {dim3(128, 4), 34.786}, {dim3(128, 8), 46.157}, {dim3(256, 2), 32.793}, {dim3(256, 4), 38.092},
               {dim3(256, 8), 0},      {dim3(128, 1), 32.602}, {dim3(256, 1), 30.959}};
+  using cudalab::demo::Cell;
   for (const Row &r : rows) {
-    char bs[24], gs[24], book[24];
     const dim3 grid = grid_for(n, n, r.block);
-    std::snprintf(bs, sizeof bs, "(%u,%u)", r.block.x, r.block.y);
-    std::snprintf(gs, sizeof gs, "(%u,%u)", grid.x, grid.y);
-    if (csv)
-      std::snprintf(book, sizeof book, r.book_ms > 0 ? "%.3f" : "", r.book_ms);
-    else
-      std::snprintf(book, sizeof book, r.book_ms > 0 ? "%8.3f" : "  error", r.book_ms);
+    const std::string bs = cudalab::demo::format("(%u,%u)", r.block.x, r.block.y);
+    const std::string gs = cudalab::demo::format("(%u,%u)", grid.x, grid.y);
+    // The book's launch of (256,8) failed: "error" in the table, empty in the CSV.
+    const Cell book = r.book_ms > 0 ? Cell(r.book_ms) : Cell::raw("  error", "");
     std::string why;
-    cudaError_t err = launch_sum_matrix(limits, a.get(), b.get(), c.get(), n, n, r.block, &why);
+    cudaError_t err = launch_sum_matrix(limits, a, b, c, n, n, r.block, &why);
     if (err != cudaSuccess) {
-      if (csv)
-        std::printf("%u,%u,%u,%u,,,,%s,%.1f,not launched\n", r.block.x, r.block.y, grid.x, grid.y, book, copy_gbs);
-      else
-        std::printf("%-10s %-13s %s | %s  %s\n", bs, gs, "            not launched   ", book, why.c_str());
+      // "not launched" spans the ms, GB/s and %copy columns of the table.
+      table.row({bs, gs, r.block.x, r.block.y, grid.x, grid.y, Cell::raw("            not launched   ", ""),
+                 Cell::covered(), Cell::covered(), book, copy_gbs, Cell::text(why, "not launched")});
       continue;
     }
     CUDALAB_CHECK(cudaDeviceSynchronize());
-    cudalab::TimingStats t =
-        cudalab::time_kernel([&] { launch_sum_matrix(limits, a.get(), b.get(), c.get(), n, n, r.block, nullptr); });
+    cudalab::TimingStats t = cudalab::time_kernel([&] { launch_sum_matrix(limits, a, b, c, n, n, r.block, nullptr); });
     if (!t.ok) {
       std::fprintf(stderr, "%s\n", t.error.c_str());
       return EXIT_FAILURE;
     }
-    CUDALAB_CHECK(cudaMemset(c.get(), 0, c.bytes()));
-    CUDALAB_CHECK(launch_sum_matrix(limits, a.get(), b.get(), c.get(), n, n, r.block, nullptr));
+    CUDALAB_CHECK(cudaMemset(c, 0, m.c.bytes()));
+    CUDALAB_CHECK(launch_sum_matrix(limits, a, b, c, n, n, r.block, nullptr));
     CUDALAB_CHECK_LAUNCH("sumMatrixOnGPU2D");
-    CUDALAB_CHECK(c.download(&host));
-    bool ok = true;
-    for (float v : host) ok = ok && v == fa + fb;
+    const bool ok = cudalab::demo::every_element_is(m.c, m.want, &host);
     const double bw = cudalab::gbs(3.0 * elems * 4, t.median_ms);
-    if (csv)
-      std::printf("%u,%u,%u,%u,%.4f,%.1f,%.1f,%s,%.1f,%s\n", r.block.x, r.block.y, grid.x, grid.y, t.median_ms, bw,
-                  100 * bw / copy_gbs, book, copy_gbs, ok ? "ok" : "WRONG");
-    else
-      std::printf("%-10s %-13s %9.3f %8.0f %6.1f%% | %s  %s\n", bs, gs, t.median_ms, bw, 100 * bw / copy_gbs, book,
-                  ok ? "ok" : "WRONG");
+    table.row({bs, gs, r.block.x, r.block.y, grid.x, grid.y, t.median_ms, bw, 100 * bw / copy_gbs, book, copy_gbs,
+               ok ? "ok" : "WRONG"});
   }
   if (csv) return EXIT_SUCCESS;
   std::printf("\npick_block_shape:\n");

@@ -10,9 +10,7 @@
 
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
-#include "cudalab/data.hpp"
-#include "cudalab/device.cuh"
-#include "cudalab/reference.hpp"
+#include "cudalab/demo.cuh"
 #include "cudalab/timing.cuh"
 
 #include <cstdio>
@@ -30,17 +28,11 @@ int main(int argc, char **argv) {
   }
   const unsigned int n = 1u << 24;
 
-  cudalab::DeviceInfo dev;
-  CUDALAB_CHECK(cudalab::query_device(0, &dev));
-  const double copy_gbs = cudalab::measured_copy_bandwidth_gbs();
-
-  std::vector<int> input = cudalab::random_ints(n, 0, 255, 2024);  // the book's rand() & 0xFF
-  const long long cpu_sum = cudalab::cpu::sum(input);
-  cudalab::DeviceBuffer<int> pristine, work, out;
-  CUDALAB_CHECK(pristine.upload(input));
-  CUDALAB_CHECK(work.allocate(n));
+  const auto [dev, copy_gbs] = cudalab::demo::start();
+  cudalab::demo::ReductionInput in = cudalab::demo::reduction_input(n);
+  cudalab::DeviceBuffer<int> out;
   CUDALAB_CHECK(out.allocate(reduce_grid(n, block, 1)));
-  auto restore = [&] { cudaMemcpyAsync(work.get(), pristine.get(), work.bytes(), cudaMemcpyDeviceToDevice); };
+  auto restore = [&] { in.restore(); };
 
   const double book_neighbored_ms = 11.722;  // the book's first kernel, for its cumulative column
   struct Row {
@@ -55,46 +47,29 @@ int main(int argc, char **argv) {
               {"reduceUnrollWarps8", reduceUnrollWarps8, 8, 1.355},
               {"reduceCompleteUnrollWarps8", reduceCompleteUnrollWarps8, 8, 1.280}};
 
-  if (csv) {
-    std::printf("kernel,grid,ms,gbs,pct_copy,step_speedup,cumulative_speedup,book_ms,book_cumulative\n");
-  } else {
+  cudalab::demo::Table table(cudalab::demo::reduction_columns("%-27s", /*grid=*/true), csv);
+  if (!csv)
     std::printf(
         "%s\nn = 2^24 ints, block %u, measured copy bandwidth %.0f GB/s (theoretical %.0f)\n"
         "cumulative: from reduceInterleaved here; from the book's reduceNeighbored (11.722 ms) in the book\n\n",
         cudalab::describe_device(dev).c_str(), block, copy_gbs, dev.theoretical_bandwidth_gbs());
-    std::printf("%-27s %6s %9s %8s %7s %6s %6s | %9s %6s  %s\n", "kernel", "grid", "ms", "GB/s", "%copy", "step",
-                "cumul", "book ms", "cumul", "result");
-  }
+  table.header();
   double first_ms = 0, prev_ms = 0;
   for (const Row &r : rows) {
     const unsigned int grid = reduce_grid(n, block, r.factor);
     cudalab::TimingOptions opts;
     opts.flush_l2 = true;
-    cudalab::TimingStats t =
-        cudalab::time_kernel([&] { r.kernel<<<grid, block>>>(work.get(), out.get(), n); }, opts, restore);
-    if (!t.ok) {
-      std::fprintf(stderr, "%s: %s\n", r.name, t.error.c_str());
-      return EXIT_FAILURE;
-    }
+    const cudalab::TimingStats t = cudalab::demo::time_or_exit(
+        r.name, [&] { r.kernel<<<grid, block>>>(in.work.get(), out.get(), n); }, opts, restore);
     restore();
     CUDALAB_CHECK(out.poison());
-    r.kernel<<<grid, block>>>(work.get(), out.get(), n);
+    r.kernel<<<grid, block>>>(in.work.get(), out.get(), n);
     CUDALAB_CHECK_LAUNCH("reduction");
-    std::vector<int> partial;
-    CUDALAB_CHECK(out.download(&partial));
-    long long gpu_sum = 0;
-    for (unsigned int b = 0; b < grid; ++b) gpu_sum += partial[b];
+    const long long gpu_sum = cudalab::demo::sum_of_partials(out, grid);
     if (first_ms == 0) first_ms = prev_ms = t.median_ms;
     const double bw = cudalab::gbs(double(n) * sizeof(int), t.median_ms);
-    const char *result = gpu_sum == cpu_sum ? "ok" : "WRONG SUM";
-    if (csv) {
-      std::printf("%s,%u,%.4f,%.1f,%.1f,%.3f,%.3f,%.3f,%.3f\n", r.name, grid, t.median_ms, bw, 100 * bw / copy_gbs,
-                  prev_ms / t.median_ms, first_ms / t.median_ms, r.book_ms, book_neighbored_ms / r.book_ms);
-    } else {
-      std::printf("%-27s %6u %9.4f %8.1f %6.1f%% %5.2fx %5.2fx | %9.3f %5.2fx  %s\n", r.name, grid, t.median_ms, bw,
-                  100 * bw / copy_gbs, prev_ms / t.median_ms, first_ms / t.median_ms, r.book_ms,
-                  book_neighbored_ms / r.book_ms, result);
-    }
+    table.row({r.name, grid, t.median_ms, bw, 100 * bw / copy_gbs, prev_ms / t.median_ms, first_ms / t.median_ms,
+               r.book_ms, book_neighbored_ms / r.book_ms, gpu_sum == in.sum ? "ok" : "WRONG SUM"});
     prev_ms = t.median_ms;
   }
   return EXIT_SUCCESS;

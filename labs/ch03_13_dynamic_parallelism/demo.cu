@@ -12,6 +12,7 @@
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
 #include "cudalab/data.hpp"
+#include "cudalab/demo.cuh"
 #include "cudalab/device.cuh"
 #include "cudalab/reference.hpp"
 #include "cudalab/timing.cuh"
@@ -71,6 +72,7 @@ __global__ void tailChain(int k) {
 
 int main(int argc, char **argv) {
   const bool quiet = argc > 1 && std::strcmp(argv[1], "--quiet") == 0;
+  cudalab::demo::require_gpu();
   cudalab::DeviceInfo dev;
   CUDALAB_CHECK(cudalab::query_device(0, &dev));
   CUDALAB_CHECK(configure_device_runtime());
@@ -127,13 +129,11 @@ int main(int argc, char **argv) {
 
   // 3. The book's nested reduction table.
   const unsigned int n = 1u << 20, block = 512;
-  std::vector<int> input = cudalab::random_ints(n, 0, 255, 2024);
-  const long long cpu_sum = cudalab::cpu::sum(input);
-  cudalab::DeviceBuffer<int> pristine, work, out;
-  CUDALAB_CHECK(pristine.upload(input));
-  CUDALAB_CHECK(work.allocate(n));
+  const cudalab::demo::ReductionInput input = cudalab::demo::reduction_input(n);
+  const cudalab::DeviceBuffer<int> &work = input.work;
+  cudalab::DeviceBuffer<int> out;
   CUDALAB_CHECK(out.allocate(nested_grid(n, block)));
-  auto restore = [&] { cudaMemcpyAsync(work.get(), pristine.get(), work.bytes(), cudaMemcpyDeviceToDevice); };
+  auto restore = [&] { input.restore(); };
   struct Row {
     const char *name;
     const char *book;  // Tesla K40c, the book's nestedReduce output
@@ -159,22 +159,15 @@ int main(int argc, char **argv) {
   for (const Row &r : rows) {
     cudalab::TimingOptions opts;
     opts.reps = 11;
-    cudalab::TimingStats t = cudalab::time_kernel(r.launch, opts, restore);
-    if (!t.ok) {
-      std::fprintf(stderr, "%s: %s\n", r.name, t.error.c_str());
-      return EXIT_FAILURE;
-    }
+    const cudalab::TimingStats t = cudalab::demo::time_or_exit(r.name, r.launch, opts, restore);
     restore();
     CUDALAB_CHECK(cudaMemset(out.get(), 0xCD, out.bytes()));
     r.launch();
     CUDALAB_CHECK_LAUNCH("reduction");
-    std::vector<int> partial;
-    CUDALAB_CHECK(out.download(&partial));
-    long long sum = 0;
-    for (int p : partial) sum += p;
+    const long long sum = cudalab::demo::sum_of_partials(out, out.size());
     if (flat_ms == 0) flat_ms = t.median_ms;
     std::printf("%-36s %10.4f %8.1fx %10s  <<<%u,%u>>> %s\n", r.name, t.median_ms, t.median_ms / flat_ms, r.book,
-                r.grid, r.threads, sum == cpu_sum ? "ok" : "WRONG SUM");
+                r.grid, r.threads, sum == input.sum ? "ok" : "WRONG SUM");
   }
 
   // 4. The race, on a grid large enough that block 0 finishes long before the last blocks start.
@@ -194,11 +187,7 @@ int main(int argc, char **argv) {
         else
           gpuRecursiveReduce2<<<gb, iDim / 2>>>(d_in.get(), d_out.get(), iDim / 2, iDim, big);
         CUDALAB_CHECK_LAUNCH("recursive reduction");
-        std::vector<int> partial;
-        CUDALAB_CHECK(d_out.download(&partial));
-        long long sum = 0;
-        for (int p : partial) sum += p;
-        if (sum != want) ++(variant == 0 ? wrong_book : wrong_tail);
+        if (cudalab::demo::sum_of_partials(d_out, d_out.size()) != want) ++(variant == 0 ? wrong_book : wrong_tail);
       }
     }
     std::printf("\n== race check, n = 2^24 + 7, %u blocks per level, 10 runs each\n", gb);

@@ -13,8 +13,7 @@
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
 #include "cudalab/data.hpp"
-#include "cudalab/device.cuh"
-#include "cudalab/reference.hpp"
+#include "cudalab/demo.cuh"
 #include "cudalab/timing.cuh"
 
 #include <cub/device/device_reduce.cuh>
@@ -56,40 +55,29 @@ struct Row {
 
 int main(int argc, char **argv) {
   const bool csv = argc > 1 && std::strcmp(argv[1], "--csv") == 0;
-  cudalab::DeviceInfo dev;
-  CUDALAB_CHECK(cudalab::query_device(0, &dev));
-  const double copy_gbs = cudalab::measured_copy_bandwidth_gbs();
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   const unsigned int n = 1u << 24, block = 512;
 
-  std::vector<int> input = cudalab::random_ints(n, 0, 255, 2024);  // the book's rand() & 0xFF
-  const long long cpu_sum = cudalab::cpu::sum(input);
-  cudalab::DeviceBuffer<int> pristine, work, out, sum;
-  CUDALAB_CHECK(pristine.upload(input));
-  CUDALAB_CHECK(work.allocate(n));
+  const cudalab::demo::ReductionInput input = cudalab::demo::reduction_input(n);
+  cudalab::DeviceBuffer<int> out, sum;
   CUDALAB_CHECK(out.allocate(n / 64 + 1));
   CUDALAB_CHECK(sum.allocate(1));
-  auto restore = [&] { cudaMemcpyAsync(work.get(), pristine.get(), work.bytes(), cudaMemcpyDeviceToDevice); };
-  auto partial_total = [&](unsigned int grid) {
-    std::vector<int> p;
-    CUDALAB_CHECK(out.download(&p));
-    long long t = 0;
-    for (unsigned int b = 0; b < grid; ++b) t += p[b];
-    return t;
-  };
+  auto restore = [&] { input.restore(); };
+  auto partial_total = [&](unsigned int grid) { return cudalab::demo::sum_of_partials(out, grid); };
   auto scalar_total = [&] {
     std::vector<int> s;
     CUDALAB_CHECK(sum.download(&s));
     return static_cast<long long>(s[0]);
   };
   std::size_t cub_bytes = 0;
-  CUDALAB_CHECK(cub::DeviceReduce::Sum(nullptr, cub_bytes, pristine.get(), sum.get(), static_cast<int>(n)));
+  CUDALAB_CHECK(cub::DeviceReduce::Sum(nullptr, cub_bytes, input.pristine.get(), sum.get(), static_cast<int>(n)));
   cudalab::DeviceBuffer<unsigned char> cub_temp;
   CUDALAB_CHECK(cub_temp.allocate(cub_bytes));
 
   const unsigned int g1 = n / block, g8 = n / (8 * block),
                      gm = modern_grid(n, dev.sm_count, dev.max_threads_per_sm, kModernBlock);
-  int *w = work.get(), *o = out.get(), *s = sum.get();
-  const int *in = pristine.get();
+  int *w = input.work.get(), *o = out.get(), *s = sum.get();
+  const int *in = input.pristine.get();
   auto with_zero = [&](auto launch) {
     return [&, launch] {
       cudaMemsetAsync(s, 0, sizeof(int));
@@ -125,33 +113,36 @@ int main(int argc, char **argv) {
        [&] { cub::DeviceReduce::Sum(cub_temp.get(), cub_bytes, in, s, static_cast<int>(n)); }, false, scalar_total},
   };
 
-  if (csv) {
-    std::printf("kernel,lab,ms,gbs,pct_copy,step_speedup,cumulative_speedup,book_ms,book_cumulative\n");
-  } else {
+  cudalab::demo::Table table({{"kernel", "kernel", "%-27s", "%s", ""},
+                              {"lab", "lab", "%-8s"},
+                              {"ms", "ms", "%8.4f", "%.4f"},
+                              {"gbs", "GB/s", "%7.0f", "%.1f"},
+                              {"pct_copy", "%copy", "%5.1f%%", "%.1f"},
+                              {"step_speedup", "step", "%5.2fx", "%.3f"},
+                              {"cumulative_speedup", "cumul", "%6.2fx", "%.3f"},
+                              {"book_ms", "book ms", "%8s", "%s", " | "},
+                              {"book_cumulative", "cumul", "%7s"},
+                              {nullptr, "result", "%s", "%s", "  "}},
+                             csv);
+  if (!csv)
     std::printf(
         "%s\nn = 2^24 ints, block 512 (reduceModern: %u x %u), cold L2, measured copy bandwidth %.0f GB/s "
         "(theoretical %.0f)\n\n",
         cudalab::describe_device(dev).c_str(), gm, kModernBlock, copy_gbs, dev.theoretical_bandwidth_gbs());
-    std::printf("%-27s %-8s %8s %7s %6s %6s %7s | %8s %7s  %s\n", "kernel", "lab", "ms", "GB/s", "%copy", "step",
-                "cumul", "book ms", "cumul", "result");
-  }
+  table.header();
   double first_ms = 0, prev_ms = 0;
   for (const Row &r : rows) {
     cudalab::TimingOptions opts;
     opts.flush_l2 = true;
     opts.reps = 31;
-    cudalab::TimingStats t =
-        cudalab::time_kernel(r.launch, opts, r.in_place ? std::function<void()>(restore) : nullptr);
-    if (!t.ok) {
-      std::fprintf(stderr, "%s: %s\n", r.name, t.error.c_str());
-      return EXIT_FAILURE;
-    }
+    const cudalab::TimingStats t =
+        cudalab::demo::time_or_exit(r.name, r.launch, opts, r.in_place ? std::function<void()>(restore) : nullptr);
     restore();
     CUDALAB_CHECK(cudaMemset(s, 0, sizeof(int)));
     r.launch();
     CUDALAB_CHECK_LAUNCH("reduction");
     // One int holds the total modulo 2^32 (the book's own sum, 2139353471, is just below 2^31).
-    const bool ok = static_cast<std::uint32_t>(r.result()) == static_cast<std::uint32_t>(cpu_sum);
+    const bool ok = static_cast<std::uint32_t>(r.result()) == static_cast<std::uint32_t>(input.sum);
     if (first_ms == 0) first_ms = prev_ms = t.median_ms;
     const double bw = cudalab::gbs(double(n) * sizeof(int), t.median_ms);
     char book[32] = "-", book_cum[32] = "-";
@@ -159,14 +150,8 @@ int main(int argc, char **argv) {
       std::snprintf(book, sizeof book, "%.3f", 1e3 * r.book_s);
       std::snprintf(book_cum, sizeof book_cum, "%.2fx", rows[0].book_s / r.book_s);
     }
-    if (csv) {
-      std::printf("%s,%s,%.4f,%.1f,%.1f,%.3f,%.3f,%s,%s\n", r.name, r.lab, t.median_ms, bw, 100 * bw / copy_gbs,
-                  prev_ms / t.median_ms, first_ms / t.median_ms, book, book_cum);
-    } else {
-      std::printf("%-27s %-8s %8.4f %7.0f %5.1f%% %5.2fx %6.2fx | %8s %7s  %s\n", r.name, r.lab, t.median_ms, bw,
-                  100 * bw / copy_gbs, prev_ms / t.median_ms, first_ms / t.median_ms, book, book_cum,
-                  ok ? "ok" : "WRONG SUM");
-    }
+    table.row({r.name, r.lab, t.median_ms, bw, 100 * bw / copy_gbs, prev_ms / t.median_ms, first_ms / t.median_ms, book,
+               book_cum, ok ? "ok" : "WRONG SUM"});
     prev_ms = t.median_ms;
   }
 

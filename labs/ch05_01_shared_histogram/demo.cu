@@ -8,7 +8,7 @@
 
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
-#include "cudalab/device.cuh"
+#include "cudalab/demo.cuh"
 #include "cudalab/timing.cuh"
 
 #include <cub/device/device_histogram.cuh>
@@ -59,9 +59,7 @@ std::vector<unsigned char> demo_bytes(size_t n, bool single, std::uint64_t seed)
 
 int main(int argc, char **argv) {
   const bool csv = argc > 1 && std::strcmp(argv[1], "--csv") == 0;
-  cudalab::DeviceInfo dev;
-  CUDALAB_CHECK(cudalab::query_device(0, &dev));
-  const double copy_gbs = cudalab::measured_copy_bandwidth_gbs();
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   const size_t n = size_t(1) << 28;
 
   int blocks_per_sm = 0;
@@ -100,9 +98,16 @@ int main(int argc, char **argv) {
        0, 21},
   };
 
-  if (csv) {
-    std::printf("input,kernel,ms,gbs,pct_copy,cub_over_this,global_atomics,result\n");
-  } else {
+  cudalab::demo::Table table({{"input", nullptr},
+                              {"kernel", "kernel", "%-38s", "%s", ""},
+                              {"ms", "ms", "%9.4f", "%.4f"},
+                              {"gbs", "GB/s", "%7.0f", "%.1f"},
+                              {"pct_copy", "%copy", "%6.1f%%", "%.1f"},
+                              {"cub_over_this", "CUB/this", "%7.2fx", "%.3f"},
+                              {"global_atomics", "global atomics", "%14s"},
+                              {"result", "result", "%s", "%s", "  "}},
+                             csv);
+  if (!csv) {
     std::printf(
         "%s\nn = 2^28 bytes (256 MiB); histogramShared: %u blocks x %u threads (%d blocks/SM x %d SMs); "
         "measured copy bandwidth %.0f GB/s\n",
@@ -115,19 +120,14 @@ int main(int argc, char **argv) {
     std::vector<unsigned long long> expected(kNumBins, 0);
     for (unsigned char b : bytes) ++expected[b];
     CUDALAB_CHECK(cudaMemcpy(in.get(), bytes.data(), n, cudaMemcpyHostToDevice));
-    if (!csv)
-      std::printf("\n%s\n%-38s %9s %7s %7s %8s %14s  %s\n", input, "kernel", "ms", "GB/s", "%copy", "CUB/this",
-                  "global atomics", "result");
+    if (!csv) std::printf("\n%s\n", input);
+    table.header();  // as CSV only once
     std::vector<double> ms(rows.size());
     for (std::size_t r = 0; r < rows.size(); ++r) {
       cudalab::TimingOptions opts;
       opts.warmup = rows[r].reps < 21 ? 1 : 3;
       opts.reps = rows[r].reps;
-      const cudalab::TimingStats t = cudalab::time_kernel(rows[r].launch, opts);
-      if (!t.ok) {
-        std::fprintf(stderr, "%s: %s\n", rows[r].name, t.error.c_str());
-        return EXIT_FAILURE;
-      }
+      const cudalab::TimingStats t = cudalab::demo::time_or_exit(rows[r].name, rows[r].launch, opts);
       ms[r] = t.median_ms;
     }
     for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -141,13 +141,8 @@ int main(int argc, char **argv) {
       const double bw = cudalab::gbs(double(n), ms[r]), vs_cub = ms.back() / ms[r];
       char atomics[32] = "-";
       if (rows[r].global_atomics > 0) std::snprintf(atomics, sizeof atomics, "%.3g", rows[r].global_atomics);
-      if (csv) {
-        std::printf("%s,%s,%.4f,%.1f,%.1f,%.3f,%s,%s\n", single ? "single" : "uniform", rows[r].name, ms[r], bw,
-                    100 * bw / copy_gbs, vs_cub, atomics, ok ? "ok" : "WRONG");
-      } else {
-        std::printf("%-38s %9.4f %7.0f %6.1f%% %7.2fx %14s  %s\n", rows[r].name, ms[r], bw, 100 * bw / copy_gbs, vs_cub,
-                    atomics, ok ? "ok" : "WRONG COUNTS");
-      }
+      table.row({single ? "single" : "uniform", rows[r].name, ms[r], bw, 100 * bw / copy_gbs, vs_cub, atomics,
+                 ok ? "ok" : cudalab::demo::Cell::text("WRONG COUNTS", "WRONG")});
     }
   }
   if (!csv)
