@@ -1,0 +1,91 @@
+/// @file scheduling_check.cuh
+/// @brief Test support for ch03_16: the chains' CPU reference and result check, the tests' own
+/// copy of the scheduler model, the probe configurations of the prediction tests, and a reader
+/// for one ncu run that profiled several launches of the same kernels.
+#pragma once
+
+#include "warp_scheduling.cuh"
+
+#include "cudalab/testing.cuh"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+// ---------------------------------------------------------------------------------------------
+// The chains
+// ---------------------------------------------------------------------------------------------
+
+/// Kernels with the chains' signature.
+using ChainsKernel = void (*)(const float4 *, const float4 *, float4 *, int, int);
+
+/// @brief Fresh inputs: start values in [-1, 1], constants in [-1.9, -1.4]. For these the map
+/// q -> q^2 + c stays in [-2, 2] and is chaotic: no chain has a shortcut (a closed form, a fixed
+/// point to stop at), so only `steps` fmaf in order give the exact result.
+void chains_inputs(int n, std::uint64_t seed, std::vector<float4> *x0, std::vector<float4> *c);
+
+/// @brief The CPU reference: every chain of every element, `steps` times std::fmaf (the same
+/// IEEE fused multiply-add as the GPU's fmaf, so the results are equal bit for bit).
+std::vector<float4> chains_reference(const std::vector<float4> &x0, const std::vector<float4> &c, int steps);
+
+/// @brief Runs @p kernel once with <<<grid, block, dyn_smem>>> on @p n fresh elements (@p seed)
+/// and returns what is wrong ("" when nothing): every float of out[0, n) must equal the CPU
+/// reference bit for bit, and 64 poisoned float4 after out[n - 1] must stay poison. Messages name
+/// @p name, the first wrong element and chain, expected and actual values, the launch and seed.
+std::string chains_error(const char *name, ChainsKernel kernel, int n, int steps, unsigned int grid,
+                         unsigned int block, std::size_t dyn_smem, std::uint64_t seed);
+
+// ---------------------------------------------------------------------------------------------
+// The model (the tests' own copy, written differently from the reference solution)
+// ---------------------------------------------------------------------------------------------
+
+/// @brief The model of warp_scheduling.cuh, computed from the stalled warps: a warp stalls L/k - 1
+/// warp-cycles per instruction it issues when k < L, so at an issue rate u, stalled = u (L/k - 1),
+/// and u is the largest rate <= 1 that leaves stalled <= W - u.
+SchedulerPrediction model_prediction(double warps, int ilp, double latency_cycles);
+
+// ---------------------------------------------------------------------------------------------
+// Nsight Compute: the probe configurations and the per-launch reader
+// ---------------------------------------------------------------------------------------------
+
+/// One probe launch: blocks of 128 threads pinned per SM (= warps per scheduler) and ILP.
+struct ProbeConfig {
+  int warps;
+  int ilp;
+};
+
+/// @brief The probe launches of profile_target's "predictions" run, in launch order. The first is
+/// the calibration point (one warp, one chain: issue utilisation = 1 / latency) and is not graded.
+/// Up to 4 warps per scheduler, so every GPU from sm_75 (8 per scheduler) runs them; all of them
+/// keep the same warps resident from start to end (one wave of equal blocks).
+inline const std::vector<ProbeConfig> &probe_configs() {
+  static const std::vector<ProbeConfig> configs = {{1, 1}, {1, 2}, {1, 4}, {2, 1}, {2, 2}, {2, 4}, {4, 1}, {4, 2}};
+  return configs;
+}
+
+/// Nsight Compute metrics the profile tests read (the book's nvprof name in the comment).
+namespace metric {
+inline const char *const kWarpsActive = "smsp__warps_active.avg.per_cycle_active";      // (achieved_occupancy x max)
+inline const char *const kWarpsEligible = "smsp__warps_eligible.avg.per_cycle_active";  // eligible_warps_per_cycle
+inline const char *const kIssueActive = "smsp__issue_active.avg.per_cycle_active";      // issue_slot_utilization / 100
+inline const char *const kStallWait = "smsp__warp_issue_stalled_wait_per_warp_active.pct";  // stall_exec_dependency,
+inline const char *const kStallShortScoreboard =
+    "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct";  //   the two together
+inline const char *const kSelected = "smsp__warp_issue_stalled_selected_per_warp_active.pct";
+inline const char *const kNotSelected = "smsp__warp_issue_stalled_not_selected_per_warp_active.pct";  // stall_not_selected
+}  // namespace metric
+
+/// One profiled launch: its ncu ID, kernel name and metrics.
+struct ProfiledLaunch {
+  int id = -1;
+  std::string kernel;                     ///< as ncu prints it ("void chainsProbe<1>(...)")
+  std::map<std::string, double> metrics;  ///< metric name -> value
+  /// @brief The value of @p name, or -1 when ncu did not report it.
+  double get(const std::string &name) const;
+};
+
+/// @brief Every launch in ncu's CSV output (`--csv --print-units base`), in ID (launch) order.
+/// cudalab::NcuResult keeps one launch per kernel name; the prediction tests profile one kernel
+/// several times and need them all.
+std::vector<ProfiledLaunch> profiled_launches(const std::string &ncu_output);
