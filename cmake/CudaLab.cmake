@@ -536,7 +536,7 @@ function(_cudalab_test_executable lab kind where budget heavy)
   # Tests that time kernels, count them with Nsight Compute or size their data from the free GPU
   # memory run alone (RUN_SERIAL) even under `ctest -j N`, with the larger budget: correctness
   # tests may share the GPU, measurements may not. They carry the label "serial" too, for a tool
-  # that runs several ctest at once (tools/mutants.py) and must give them the GPU alone.
+  # that runs several ctest at once (tools/staff/mutants.py) and must give them the GPU alone.
   set(serial "")
   if(kind STREQUAL "performance")
     set(serial ".")
@@ -708,7 +708,7 @@ file(REMOVE [==[${CMAKE_CURRENT_BINARY_DIR}/lab-hung.txt]==])
       list(GET parts 1 case)
       list(GET parts 2 expect)
       # A "flagged" check runs a deliberately broken exhibit: it proves the check can fail. It
-      # passes in every variant and earns no points (tools/grade.py, tools/compare_variants.py).
+      # passes in every variant and earns no points (tools/grade.py, tools/staff/compare_variants.py).
       if(expect STREQUAL "flagged")
         set(name ${lab}.SanitizerExhibit.${tool}_${case})
       else()

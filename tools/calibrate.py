@@ -9,7 +9,7 @@
 no $CUDALAB_THRESHOLD_* overrides) in a build of the reference solutions (the `check` preset) and
 keeps each run's summary.json as DIR/grade/calibrate-N.json; --from reads summary.json files of
 earlier runs instead (tools/grade.py writes DIR/grade/summary.json after every graded ctest run,
-tools/gpu-check.sh --repeat N keeps build/gpu-check/check-N.json).
+tools/staff/gpu-check.sh --repeat N keeps build/gpu-check/check-N.json).
 
 Every performance measurement of a test (summary.json "measurements", read by tools/grade.py
 from the test's result record; docs/grading.md) carries its grading.json threshold key, the
@@ -45,7 +45,7 @@ that GPU cudalab::threshold() takes them before grading.json's value ($CUDALAB_T
 still wins), and the score table lists them. The "current" column shows the value in effect on the
 measured GPU (its override row if FILE already has one). Review the suggestions before writing: a threshold must also stay
 above what a wrong or lazy kernel reaches (see each key's "calibrated" note and the mutants:
-tools/mutants.py); a threshold above 1 (a required speed-up) is never written down to 1 or below,
+tools/staff/mutants.py); a threshold above 1 (a required speed-up) is never written down to 1 or below,
 which a copy of the baseline would pass. Keys no run measured (profile tests, or correctness tests outside -L) are
 listed and left alone.
 """

@@ -226,7 +226,7 @@ def read_record(path: Path, short: str, not_before: float | None = None) -> Reco
 def run_start(root: ET.Element) -> float | None:
     """When the ctest run of this JUnit file started (its "timestamp", local time, whole seconds),
     less a little slack; None when the file does not say. Of a file merged from several runs
-    (tools/mutants.py), the first run's."""
+    (tools/staff/mutants.py), the first run's."""
     stamp = root.get("timestamp") or next((s.get("timestamp") for s in root.iter("testsuite")
                                            if s.get("timestamp")), None)
     try:

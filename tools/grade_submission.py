@@ -22,7 +22,7 @@ shows its compiler error; a kernel that hangs, crashes or writes out of bounds l
 default: every lab). --dry-run stops after step 2 (DIR/tree is what would be built).
 --github: also write the points for GitHub Actions ($GITHUB_OUTPUT: score, max_score, result for
 GitHub Classroom's autograding reporter; $GITHUB_STEP_SUMMARY: a table), see
-tools/autograder/classroom.yml.
+tools/staff/autograder/classroom.yml.
 
 DIR (default build/submissions/<name>) must be new, empty, or made by this tool (it holds the
 file .cudalab-submission); in such a directory only tree/, build/ and the files above are replaced.

@@ -4,7 +4,7 @@ Every tests/<lab>/ with a CMakeLists.txt is a lab (tests/CMakeLists.txt adds the
 that CMakeLists.txt holds one `cudalab_add_lab(<lab> SOURCES <file>... ...)` call
 (cmake/CudaLab.cmake). Its SOURCES are the files the student edits in labs/<lab>/: the only files
 tools/grade_submission.py takes from a submission, the files tools/stubgen.py generates from
-solutions/<lab>/ and the files a mutant may replace (tools/mutants.py).
+solutions/<lab>/ and the files a mutant may replace (tools/staff/mutants.py).
 
     import labinfo
     labinfo.lab_names()                         # ['ch03_01_warps', ...]

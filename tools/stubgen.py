@@ -12,7 +12,7 @@ In the skeleton the whole region, markers included, becomes the STUB lines' text
 BEGIN marker. Each marker is a `//` line of its own, spelled exactly so; anything else that looks like
 a marker (`/* BEGIN SOLUTION */`, `BEGIN_SOLUTION`, `// END SOLUTION (kernel 1)`) is an error with
 file and line, as are unbalanced and nested regions: a region this tool did not recognise would be
-copied into the skeleton, solution included. This module owns the marker syntax (tools/mutants.py
+copied into the skeleton, solution included. This module owns the marker syntax (tools/staff/mutants.py
 uses it).
 
 The files generated are the lab's declared sources, the SOURCES of cudalab_add_lab() in

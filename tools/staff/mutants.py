@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Grader self-test: grade wrong and right submissions through the submission path.
 
-    tools/mutants.py [LAB ...] [--out DIR] [-j N] [--gpu-jobs M] [--gpu-labs L] [--stop-early]
-    tools/mutants.py --check [--compile] [LAB ...]
+    tools/staff/mutants.py [LAB ...] [--out DIR] [-j N] [--gpu-jobs M] [--gpu-labs L] [--stop-early]
+    tools/staff/mutants.py --check [--compile] [LAB ...]
 
 tests/mutants/<lab>/<name>/ holds a mutant: mutant.json, {"expect": "lose" | "full", "why": "...",
 "edits": [...]}, and optionally whole lab files (copied over labs/<lab>/). An edit changes the
@@ -50,12 +50,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tools/: the shared modules
 import grade_submission  # noqa: E402
 import labinfo  # noqa: E402
 import stubgen  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MUTANTS = ROOT / "tests" / "mutants"
 
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Gradescope autograder set-up (runs once when Gradescope builds the autograder image).
 #
-# Zip the repository (with tools/autograder/setup.sh and run_autograder at the top of the zip, see
+# Zip the repository (with tools/staff/autograder/setup.sh and run_autograder at the top of the zip, see
 # docs/instructor-guide.md) and upload it as the autograder. Gradescope unpacks it in
 # /autograder/source and runs this script as root on its Ubuntu image.
 #
 # Gradescope's standard machines have no GPU: GPU tests are then reported as skipped (0 points)
 # and only host-graded tests score. Grade GPU labs on a machine with an NVIDIA GPU (a self-hosted
-# runner, see tools/autograder/classroom.yml, or tools/grade_submission.py on a lab machine).
+# runner, see tools/staff/autograder/classroom.yml, or tools/grade_submission.py on a lab machine).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

@@ -2,14 +2,14 @@
 # Make the student release: the committed tree without solutions/, the mutants and the
 # instructor-only tools and notes (see .gitattributes, export-ignore).
 #
-#   tools/make_release.sh DEST_DIR        # a directory
-#   tools/make_release.sh release.zip     # or an archive (.zip, .tar.gz)
+#   tools/staff/make_release.sh DEST_DIR        # a directory
+#   tools/staff/make_release.sh release.zip     # or an archive (.zip, .tar.gz)
 #
 # Only committed files are released: commit first. The release configures, builds and grades
 # with `cmake --workflow --preset grade` like the full tree.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-dest=${1:?usage: tools/make_release.sh DEST_DIR|release.zip|release.tar.gz}
+cd "$(dirname "$0")/../.."
+dest=${1:?usage: tools/staff/make_release.sh DEST_DIR|release.zip|release.tar.gz}
 if [[ -n "$(git status --porcelain -- labs tests common cmake tools CMakeLists.txt CMakePresets.json)" ]]; then
   echo "make_release: warning: uncommitted changes are not part of the release" >&2
 fi

@@ -5,8 +5,8 @@
 #   * every skeleton correctness test must fail (skeletons are not solutions),
 #   * any test whose result is the same for skeleton and reference is listed: it cannot fail.
 #
-#   tools/gpu-check.sh [--repeat N] [-L <label regex>] [--no-demos] [-j N]
-#   tools/gpu-check.sh --hang
+#   tools/staff/gpu-check.sh [--repeat N] [-L <label regex>] [--no-demos] [-j N]
+#   tools/staff/gpu-check.sh --hang
 #
 # -j N runs up to N correctness tests at once (default: the test preset's 4); tests that time
 # kernels, run Nsight Compute or size their data from the free GPU memory are RUN_SERIAL in CTest
@@ -20,7 +20,7 @@
 #
 # Logs and score tables: build/gpu-check/. Exit status 0 only if the summary says OK.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repeat=1
 demos=1
 jobs_args=()
@@ -144,7 +144,7 @@ for demo in build/check/tests/*/*_demo; do
   sed 's/^/   /' "$out/$(basename "$demo").txt"
 done
 
-python3 tools/compare_variants.py --skeleton "$out/grade.json" "${summaries[@]}"
+python3 tools/staff/compare_variants.py --skeleton "$out/grade.json" "${summaries[@]}"
 rc=$?
 if ((${#build_problems[@]})); then
   echo "RESULT: BUILD ERRORS in: ${build_problems[*]} (see $out/build-*.log)"

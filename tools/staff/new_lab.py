@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Start a new lab: one command writes every file a lab needs, as a small working example to edit.
 
-    tools/new_lab.py LAB [--title "Title"] [--source "where it comes from"]
+    tools/staff/new_lab.py LAB [--title "Title"] [--source "where it comes from"]
 
 LAB is the lab's folder name, chNN_MM_topic (lowercase; chNN_MM sorts it among the labs, e.g.
 ch05_05_transpose). It writes, and refuses to write over anything that exists:
@@ -30,10 +30,10 @@ import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tools/: the shared modules
 import stubgen  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NAME = re.compile(r"ch(\d\d)_(\d\d)_([a-z][a-z0-9_]*)")
 
 

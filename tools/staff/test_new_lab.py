@@ -1,4 +1,4 @@
-"""tools/new_lab.py: the files of a new lab, refusals, and that the other tools accept the result.
+"""tools/staff/new_lab.py: the files of a new lab, refusals, and that the other tools accept the result.
 
     python3 -m unittest -v test_new_lab      (from tools/; ctest runs it as tools.new_lab_selftest)
 
@@ -17,7 +17,7 @@ import new_lab
 import stubgen
 import test_readmes
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LAB = "ch99_01_scale_example"
 
 

@@ -1,6 +1,6 @@
-"""Self-test of tools/mutants.py --check (no GPU, no build): a mutant whose edits no longer apply to
+"""Self-test of tools/staff/mutants.py --check (no GPU, no build): a mutant whose edits no longer apply to
 the reference solution, that changes nothing, or whose mutant.json is malformed is reported.
-Skipped where tools/mutants.py is absent (the student release)."""
+Skipped where tools/staff/mutants.py is absent (the student release)."""
 import contextlib
 import io
 import json
@@ -31,7 +31,7 @@ __global__ void fast(int *out) {
 """
 
 
-@unittest.skipIf(mutants is None, "tools/mutants.py is not part of this tree")
+@unittest.skipIf(mutants is None, "tools/staff/mutants.py is not part of this tree")
 class CheckTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -162,7 +162,7 @@ if __name__ == "__main__":
     unittest.main()
 
 
-@unittest.skipIf(mutants is None, "tools/mutants.py is not part of this tree")
+@unittest.skipIf(mutants is None, "tools/staff/mutants.py is not part of this tree")
 class GpuLockTest(unittest.TestCase):
     """Correctness runs of at most --gpu-labs labs share the GPU; a performance run has it alone."""
 
