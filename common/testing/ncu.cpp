@@ -7,9 +7,7 @@
 #include <sstream>
 
 namespace cudalab {
-namespace {
 
-/// Splits one CSV line ("a","b,c",...) into fields.
 std::vector<std::string> csv_fields(const std::string &line) {
   std::vector<std::string> out;
   std::string cur;
@@ -25,6 +23,8 @@ std::vector<std::string> csv_fields(const std::string &line) {
   out.push_back(cur);
   return out;
 }
+
+namespace {
 
 /// Runs @p cmd with stderr folded into stdout; @p rc gets the exit status.
 std::string run(const std::string &cmd, int *rc) {

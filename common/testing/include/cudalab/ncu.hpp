@@ -18,6 +18,9 @@
 
 namespace cudalab {
 
+/// @brief Splits one line of ncu's CSV output ("a","b,c",...) into its fields, quotes removed.
+std::vector<std::string> csv_fields(const std::string &line);
+
 /// @brief One metric under its two names: the book's (nvprof, before Volta) and Nsight Compute's.
 struct NcuMetric {
   const char *nvprof;  ///< e.g. "gld_efficiency"

@@ -1,6 +1,7 @@
 // ch03_16 test support: the chains' reference and check, the tests' model, the ncu reader.
 #include "scheduling_check.cuh"
 
+#include "cudalab/ncu.hpp"
 #include "cudalab/testing.cuh"
 
 #include <algorithm>
@@ -107,26 +108,6 @@ double ProfiledLaunch::get(const std::string &name) const {
   const auto it = metrics.find(name);
   return it == metrics.end() ? -1.0 : it->second;
 }
-
-namespace {
-
-std::vector<std::string> csv_fields(const std::string &line) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool quoted = false;
-  for (char ch : line) {
-    if (ch == '"')
-      quoted = !quoted;
-    else if (ch == ',' && !quoted)
-      out.push_back(cur), cur.clear();
-    else
-      cur += ch;
-  }
-  out.push_back(cur);
-  return out;
-}
-
-}  // namespace
 
 std::vector<ProfiledLaunch> profiled_launches(const std::string &ncu_output) {
   std::map<int, ProfiledLaunch> by_id;
