@@ -122,6 +122,17 @@ void report_profile(const Measurement &m) {
   record_measurement("profile", m);
 }
 
+void report_profile(const std::string &key, double measured, double required, const char *compare,
+                    const std::string &text) {
+  Measurement m;
+  m.key = key;
+  m.measured = measured;
+  m.required = required;
+  m.compare = compare;
+  m.text = text;
+  report_profile(m);
+}
+
 std::string context(std::initializer_list<std::pair<const char *, long long>> values) {
   std::ostringstream os;
   bool first = true;

@@ -40,12 +40,7 @@ TEST_F(DivergenceMetrics, WarpUniformKernelHasNoDivergentBranchAndFullWarps) {
   char line[200];
   std::snprintf(line, sizeof line, "heavyKernel2: %.1f active threads per instruction, required >= %g of 32",
                 v[cand][kWarpEfficiency.ncu], min_threads);
-  cudalab::Measurement m;
-  m.key = "min_threads_per_instruction";
-  m.measured = v[cand][kWarpEfficiency.ncu];
-  m.required = min_threads;
-  m.text = line;
-  cudalab::report_profile(m);
+  cudalab::report_profile("min_threads_per_instruction", v[cand][kWarpEfficiency.ncu], min_threads, ">=", line);
   if (v[cand][kDivergent.ncu] > 0 || v[cand][kWarpEfficiency.ncu] < min_threads)
     GTEST_FAIL() << "heavyKernel2 still diverges: " << v[cand][kDivergent.ncu] << " divergent branches ("
                  << kDivergent.ncu << "), " << v[cand][kWarpEfficiency.ncu] << " active threads per instruction ("

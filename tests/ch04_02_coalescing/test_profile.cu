@@ -47,12 +47,7 @@ TEST_F(LayoutMetrics, SoaLoadsAndStoresUseWholeSectors) {
     char line[200];
     std::snprintf(line, sizeof line, "testInnerArray %s: %.1f %%, required >= %g %%", e->nvprof, v[cand][e->ncu],
                   min_pct);
-    cudalab::Measurement m;
-    m.key = "min_soa_sector_efficiency_pct";
-    m.measured = v[cand][e->ncu];
-    m.required = min_pct;
-    m.text = line;
-    cudalab::report_profile(m);
+    cudalab::report_profile("min_soa_sector_efficiency_pct", v[cand][e->ncu], min_pct, ">=", line);
   }
   if (v[cand][kLdEfficiency.ncu] < min_pct || v[cand][kStEfficiency.ncu] < min_pct)
     GTEST_FAIL() << "testInnerArray does not use whole sectors: load efficiency " << v[cand][kLdEfficiency.ncu]

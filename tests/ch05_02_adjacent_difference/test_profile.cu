@@ -82,13 +82,7 @@ TEST_F(GlobalLoads, SharedKernelReadsAboutHalfTheSectorsOfTheNaiveOne) {
   char line[200];
   std::snprintf(line, sizeof line, "sectors, shared / naive: %.4f (model %.4f), required <= %.2f", ratio,
                 double(model.shared.sectors) / double(model.naive.sectors), limit);
-  cudalab::Measurement m;
-  m.key = "sectors_vs_naive";
-  m.measured = ratio;
-  m.required = limit;
-  m.compare = "<=";
-  m.text = line;
-  cudalab::report_profile(m);
+  cudalab::report_profile("sectors_vs_naive", ratio, limit, "<=", line);
   RecordProperty("sector_ratio", std::to_string(ratio));
   if (ratio > limit)
     GTEST_FAIL() << kCand << " still reads too much from global memory: " << cand << " sectors vs the naive kernel's "

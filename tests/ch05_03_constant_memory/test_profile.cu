@@ -76,13 +76,7 @@ TEST_F(ConstantLoads, PolynomialConstantLoadsOnlyX) {
   std::snprintf(line, sizeof line,
                 "global loads per warp, polynomialConstant: %.2f (polynomialGlobal %.2f), required <= %g",
                 cand_per_warp, base_per_warp, limit);
-  cudalab::Measurement m;
-  m.key = "max_global_loads_per_warp";
-  m.measured = cand_per_warp;
-  m.required = limit;
-  m.compare = "<=";
-  m.text = line;
-  cudalab::report_profile(m);
+  cudalab::report_profile("max_global_loads_per_warp", cand_per_warp, limit, "<=", line);
   if (cand_per_warp > limit)
     GTEST_FAIL() << kCand << " executes " << cand_per_warp << " global load instructions per warp (" << kGlobalLoads.ncu
                  << " = " << cand << " over " << warps << " warps; polynomialGlobal " << base_per_warp

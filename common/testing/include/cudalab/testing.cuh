@@ -118,6 +118,11 @@ void report_perf(const Measurement &m);
 /// @brief Prints "[ PROFILE  ] <m.text>" and records @p m under "profile" (record_measurement).
 void report_profile(const Measurement &m);
 
+/// @brief report_profile() of a hardware-counter figure compared with the grading.json threshold
+/// @p key: prints "[ PROFILE  ] <text>" and records measured, required and compare (">=" or "<=").
+void report_profile(const std::string &key, double measured, double required, const char *compare,
+                    const std::string &text);
+
 /// @brief "n=1000 block=256 seed=42"-style context for failure messages.
 std::string context(std::initializer_list<std::pair<const char *, long long>> values);
 
