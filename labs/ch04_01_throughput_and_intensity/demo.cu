@@ -8,6 +8,7 @@
 
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
+#include "cudalab/demo.cuh"
 #include "cudalab/device.cuh"
 #include "cudalab/timing.cuh"
 
@@ -66,9 +67,7 @@ int main(int argc, char **argv) {
     return EXIT_SUCCESS;
   }
 
-  cudalab::DeviceInfo dev;
-  CUDALAB_CHECK(cudalab::query_device(0, &dev));
-  const double copy_gbs = cudalab::measured_copy_bandwidth_gbs();
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   const DeviceFigures f = device_figures(dev, copy_gbs);
   std::printf("%s\nmeasured copy bandwidth %.0f GB/s\n\n", cudalab::describe_device(dev).c_str(), copy_gbs);
 

@@ -13,6 +13,7 @@
 
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
+#include "cudalab/demo.cuh"
 #include "cudalab/device.cuh"
 #include "cudalab/timing.cuh"
 
@@ -266,9 +267,9 @@ int once(const std::string &what, int k) {
 int main(int argc, char **argv) {
   if (argc >= 3 && std::strcmp(argv[1], "once") == 0) return once(argv[2], argc >= 4 ? std::atoi(argv[3]) : 0);
 
-  cudalab::DeviceInfo dev;
-  CUDALAB_CHECK(cudalab::query_device(0, &dev));
-  g_copy_gbs = cudalab::measured_copy_bandwidth_gbs();
+  const cudalab::demo::Session session = cudalab::demo::start();
+  const cudalab::DeviceInfo &dev = session.dev;
+  g_copy_gbs = session.copy_gbs;
   std::printf(
       "%s\nmeasured copy bandwidth %.0f GB/s; GB/s below = useful bytes / time; the model columns come from "
       "your access_cost (32-byte sectors; 128-byte lines for Fermi)\n",

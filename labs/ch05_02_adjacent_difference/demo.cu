@@ -13,6 +13,7 @@
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
 #include "cudalab/data.hpp"
+#include "cudalab/demo.cuh"
 #include "cudalab/device.cuh"
 #include "cudalab/timing.cuh"
 
@@ -60,9 +61,7 @@ int main(int argc, char **argv) {
     return EXIT_SUCCESS;
   }
 
-  cudalab::DeviceInfo dev;
-  CUDALAB_CHECK(cudalab::query_device(0, &dev));
-  const double copy_gbs = cudalab::measured_copy_bandwidth_gbs();
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   const std::vector<int> host = cudalab::random_ints(max_n, -1000000, 1000000, 1);
   cudalab::DeviceBuffer<int> in, out;
   CUDALAB_CHECK(in.upload(host));

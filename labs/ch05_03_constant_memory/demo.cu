@@ -12,6 +12,7 @@
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
 #include "cudalab/data.hpp"
+#include "cudalab/demo.cuh"
 #include "cudalab/device.cuh"
 #include "cudalab/timing.cuh"
 
@@ -95,11 +96,9 @@ int main(int argc, char **argv) {
     return EXIT_SUCCESS;
   }
 
-  cudalab::DeviceInfo dev;
-  CUDALAB_CHECK(cudalab::query_device(0, &dev));
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   int const_bytes = 0;
   CUDALAB_CHECK(cudaDeviceGetAttribute(&const_bytes, cudaDevAttrTotalConstantMemory, 0));
-  const double copy_gbs = cudalab::measured_copy_bandwidth_gbs();
   std::vector<float> hx, hy;
   CUDALAB_CHECK(x.download(&hx));
   std::printf(

@@ -9,6 +9,7 @@
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
 #include "cudalab/data.hpp"
+#include "cudalab/demo.cuh"
 #include "cudalab/device.cuh"
 #include "cudalab/timing.cuh"
 
@@ -73,8 +74,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: %s [N >= 1]\n", argv[0]);
     return EXIT_FAILURE;
   }
-  cudalab::DeviceInfo dev;
-  CUDALAB_CHECK(cudalab::query_device(0, &dev));
+  const auto [dev, copy_gbs] = cudalab::demo::start();
   const double peak_gflops =
       2.0 * dev.sm_count * fp32_lanes_per_sm(dev.cc_major, dev.cc_minor) * (dev.sm_clock_khz * 1e3) / 1e9;
 
@@ -144,7 +144,6 @@ int main(int argc, char **argv) {
   }
   cublasDestroy(handle);
   const double flops = 2.0 * n * double(n) * n, cublas_ms = ms[kRows - 1];
-  const double copy_gbs = cudalab::measured_copy_bandwidth_gbs();
 
   std::printf(
       "%s\nab = a b, M = N = K = %d (%.1f GFLOP per product); FP32 peak %.0f GFLOP/s (%d SMs x %d lanes x 2 x "
