@@ -19,18 +19,24 @@ enum RecordKind : uint8_t {
   kGlobal = 0,      ///< global memory access; `address` is the generic address
   kShared = 1,      ///< shared memory access; `address` is the offset in the block's shared window
   kBarrier = 2,     ///< __syncthreads() and friends; `address` = barIndex | (threadCount << 32)
+                    ///< (threadCount 0: all threads of the block); `flags` = Sanitizer_BarrierFlags
   kSyncwarp = 3,    ///< __syncwarp(mask); `address` = mask
   kBlockEnter = 4,  ///< a thread of the block starts (before any user code)
   kBlockExit = 5,   ///< a thread of the block ends (after all user code)
 };
 
-/// Access flags, the same bit values as Sanitizer_DeviceMemoryFlags (READ 0x1, WRITE 0x2,
-/// ATOMSYS 0x4; sanitizer_patching.h). An atomic has both READ and WRITE set (see
+/// Access flags of kGlobal/kShared records, the same bit values as Sanitizer_DeviceMemoryFlags
+/// (sanitizer_patching.h, CUDA 12.6: READ 0x1, WRITE 0x2, ATOMSYS 0x4 "a system-scoped atomic",
+/// PREFETCH 0x8 "a cache prefetch"). An atomic has both READ and WRITE set (see
 /// GetMemoryRWString in MemoryTracker/MemoryTracker.cpp, fixed in sample commit f19ef62).
+/// Prefetches move no data to the thread; the patches drop them (kPrefetch never appears in a trace).
+/// kBarrier records carry Sanitizer_BarrierFlags instead (0x1: UNALIGNED_ALLOWED, "the barrier can
+/// be called unaligned", SM 7.0 and above); other kinds carry 0.
 enum RecordFlags : uint8_t {
   kRead = 0x1,
   kWrite = 0x2,
   kAtomicSystem = 0x4,
+  kPrefetch = 0x8,
 };
 
 /// @brief One traced event of one thread: 32 bytes, written by the patch, copied back verbatim.
@@ -42,7 +48,7 @@ struct Record {
   uint16_t thread;       ///< linear thread index in the block: x + blockDim.x * (y + blockDim.y * z)
   uint8_t kind;          ///< RecordKind
   uint8_t size;          ///< access size in bytes (1, 2, 4, 8, 16); 0 for non-memory events
-  uint8_t flags;         ///< RecordFlags
+  uint8_t flags;         ///< RecordFlags (memory kinds), Sanitizer_BarrierFlags (kBarrier), else 0
   uint8_t reserved[3];   ///< zero
 };
 static_assert(sizeof(Record) == 32, "Record is written by the device and read by the host as 32 bytes");

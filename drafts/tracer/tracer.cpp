@@ -12,8 +12,17 @@
 /// with sanitizerMemcpyHostToDeviceAsync and attach with sanitizerSetCallbackData; read back with
 /// sanitizerMemcpyDeviceToHost. Unlike the sample (which reads back on stream/context
 /// synchronisation), this reads back at SANITIZER_CBID_LAUNCH_END after sanitizerStreamSynchronize,
-/// into pinned memory from sanitizerAllocHost: sanitizer_memory.h says that from a LAUNCH-domain
-/// callback sanitizerMemcpyDeviceToHost may only write pinned host memory.
+/// into pinned memory from sanitizerAllocHost. (The CUDA 12.6 sanitizer_memory.h only says that
+/// sanitizerMemcpyDeviceToHost is the "Equivalent of cudaMemcpy that can be called within a callback
+/// function" and returns "once the copy has completed"; it states no pinned-memory rule. Pinned is
+/// the cautious choice; reading back at LAUNCH_END is unverified, see compute-sanitizer-samples
+/// issues #22 and #23.)
+///
+/// Sanitizer_LaunchData (sanitizer_callbacks.h): gridDim_* / blockDim_* "are only valid for
+/// SANITIZER_CBID_LAUNCH_BEGIN and graph node launch callbacks", so they are read there only. The
+/// fields used (context, hStream, function, functionName, gridDim_*, blockDim_*) are the long-standing
+/// ones; the newer ones (clusterDim_*, gridId, hLaunch, device, apiContext, apiStream, hApiStream in
+/// 12.6) are not used, nor is Sanitizer_ResourceModuleData::library (CUlibrary).
 ///
 /// Environment:
 ///   TRACER_OUT           trace file (default trace.jsonl; overwritten)
@@ -184,8 +193,9 @@ struct Tracer {
     if (r != SANITIZER_SUCCESS) std::fprintf(stderr, "tracer: sanitizerPatchModule: %s\n", result_string(r).c_str());
   }
 
-  /// @brief LAUNCH_BEGIN: give a wanted launch a zeroed buffer, every other launch none (the
-  /// callback data of a kernel sticks to its later launches, sanitizer_patching.h).
+  /// @brief LAUNCH_BEGIN: give a wanted launch a zeroed buffer, every other launch none
+  /// (sanitizerSetCallbackData marks "all subsequent launches of kernel", sanitizer_patching.h).
+  /// The grid and block sizes are read here: Sanitizer_LaunchData has them valid only at LAUNCH_BEGIN.
   void launch_begin(const Sanitizer_LaunchData *ld) {
     const std::string mangled = ld->functionName != nullptr ? ld->functionName : "";
     const std::string plain = demangle(ld->functionName);

@@ -5,20 +5,24 @@
 /// Compute Sanitizer patching API then inserts a call to one of these functions before every
 /// instruction of the chosen kind in the traced program's kernels.
 ///
-/// Signatures: the callback typedefs of sanitizer_patching.h, as documented in the Compute
-/// Sanitizer API reference, "Sanitizer Patching API" (docs.nvidia.com/compute-sanitizer/api/
-/// group__SANITIZER__PATCHING__API.html):
-///   SanitizerCallbackMemoryAccess(void *userdata, uint64_t pc, void *ptr, uint32_t accessSize,
-///                                 uint32_t flags, const void *pData)
-///   SanitizerCallbackBarrier(void *userdata, uint64_t pc, uint32_t barIndex, uint32_t threadCount,
+/// Signatures: the callback typedefs of sanitizer_patching.h, checked against the CUDA 12.6 header
+/// (compute-sanitizer/include/sanitizer_patching.h; every one returns SanitizerPatchResult):
+///   SanitizerCallbackMemoryAccess(void* userdata, uint64_t pc, void* ptr, uint32_t accessSize,
+///                                 uint32_t flags, const void* pData)
+///   SanitizerCallbackBarrier(void* userdata, uint64_t pc, uint32_t barIndex, uint32_t threadCount,
 ///                            uint32_t flags)
-///   SanitizerCallbackSyncwarp(void *userdata, uint64_t pc, uint32_t mask)
-///   SanitizerCallbackBlockEnter(void *userdata, uint64_t pc)
-///   SanitizerCallbackBlockExit(void *userdata, uint64_t pc)
-/// Older headers (2021) name the last memory-access parameter `newValue`; MemoryTracker's
-/// patches (MemoryTracker/MemoryTrackerPatches.cu) declare only the first five parameters. The
-/// form with all six is used here. `extern "C" __device__ __noinline__` and the return value
-/// SANITIZER_PATCH_SUCCESS are as in MemoryTrackerPatches.cu.
+///   SanitizerCallbackSyncwarp(void* userdata, uint64_t pc, uint32_t mask)
+///   SanitizerCallbackBlockEnter(void* userdata, uint64_t pc)
+///   SanitizerCallbackBlockExit(void* userdata, uint64_t pc)
+/// Memory access: for shared (and local) memory `ptr` is "the offset within the local or shared
+/// memory window"; `accessSize` is 1, 2, 4, 8 or 16; `flags` are Sanitizer_DeviceMemoryFlags;
+/// `pData` points to the value written for a write, to a 32-bit mask of the loaded bytes used for a
+/// read (may be NULL), and is NULL for an atomic (unused here). Barrier: `flags` are
+/// Sanitizer_BarrierFlags (0x1 UNALIGNED_ALLOWED), not memory flags. A patch that returns
+/// SANITIZER_PATCH_ERROR exits the thread (the whole warp on Volta and newer), so these always
+/// return SANITIZER_PATCH_SUCCESS. Older headers (2021) name the last memory-access parameter
+/// `newValue`; MemoryTracker's patches (MemoryTracker/MemoryTrackerPatches.cu) declare only the
+/// first five parameters. `extern "C" __device__ __noinline__` is as in MemoryTrackerPatches.cu.
 #include "trace_format.h"
 
 #include <sanitizer_patching.h>
@@ -63,10 +67,12 @@ __device__ __forceinline__ void emit(void *userdata, uint8_t kind, uint64_t pc, 
 }  // namespace
 
 /// @brief Patch for SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS: records the generic address.
+/// Prefetches (SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH, 0x8 in the 12.6 header) are not recorded.
 extern "C" __device__ __noinline__ SanitizerPatchResult TracerGlobalAccess(void *userdata, uint64_t pc, void *ptr,
                                                                          uint32_t accessSize, uint32_t flags,
                                                                          const void *pData) {
   (void)pData;
+  if (flags & tracer::kPrefetch) return SANITIZER_PATCH_SUCCESS;  // a cache prefetch: no data access
   emit(userdata, tracer::kGlobal, pc, reinterpret_cast<uint64_t>(ptr), accessSize, flags);
   return SANITIZER_PATCH_SUCCESS;
 }
@@ -77,11 +83,13 @@ extern "C" __device__ __noinline__ SanitizerPatchResult TracerSharedAccess(void 
                                                                          uint32_t accessSize, uint32_t flags,
                                                                          const void *pData) {
   (void)pData;
+  if (flags & tracer::kPrefetch) return SANITIZER_PATCH_SUCCESS;  // a cache prefetch: no data access
   emit(userdata, tracer::kShared, pc, reinterpret_cast<uint64_t>(ptr), accessSize, flags);
   return SANITIZER_PATCH_SUCCESS;
 }
 
-/// @brief Patch for SANITIZER_INSTRUCTION_BARRIER: records barIndex and threadCount (0: all threads).
+/// @brief Patch for SANITIZER_INSTRUCTION_BARRIER (called before the barrier): records barIndex and
+/// threadCount (0: all threads); `flags` are Sanitizer_BarrierFlags, kept in the record's flags.
 extern "C" __device__ __noinline__ SanitizerPatchResult TracerBarrier(void *userdata, uint64_t pc, uint32_t barIndex,
                                                                     uint32_t threadCount, uint32_t flags) {
   emit(userdata, tracer::kBarrier, pc, static_cast<uint64_t>(barIndex) | (static_cast<uint64_t>(threadCount) << 32), 0,
