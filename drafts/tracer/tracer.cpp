@@ -288,7 +288,13 @@ Tracer &instance() {
 void SANITIZERAPI on_callback(void *userdata, Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
                               const void *cbdata) {
   auto *t = static_cast<Tracer *>(userdata);
+  // The tracer's own sanitizer calls can raise callbacks on this thread (loading the patches is a
+  // module load): those nested callbacks are ignored instead of deadlocking on the mutex.
+  static thread_local bool inside = false;
+  if (inside) return;
   std::lock_guard<std::mutex> lock(t->mutex);
+  inside = true;
+  struct Reset { ~Reset() { inside = false; } } reset;
   if (domain == SANITIZER_CB_DOMAIN_RESOURCE && cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED) {
     t->module_loaded(static_cast<const Sanitizer_ResourceModuleData *>(cbdata));
   } else if (domain == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_BEGIN) {
