@@ -1,6 +1,6 @@
 """Host tests of the tracer's renderer (render.py) on synthetic traces: no GPU, no Compute Sanitizer.
 
-    python3 -m unittest drafts/tracer/test_render.py
+    python3 -m unittest discover -s tools/tracer/tests -v     (ctest: tools.tracer_selftest)
 
 The synthetic traces are what the tracer would record for the kernels of the labs if it works as
 designed: one record per thread per access, in each thread's program order, barriers included.
@@ -15,10 +15,10 @@ import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tools/tracer
+sys.path.insert(0, HERE)
 import render  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 READ, WRITE = render.READ, render.WRITE
 BASE = 0x7F0000000000  # 256-byte aligned, as cudaMalloc returns
 
