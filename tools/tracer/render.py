@@ -391,6 +391,29 @@ class Svg:
 
 
 CELL = 14
+MAX_PER_STEP = 16  # rows drawn per warp and step in the lanes and banks views (summary.txt has all)
+
+
+def capped(reqs: List[Request], max_per_step: int = MAX_PER_STEP, warps: Optional[Sequence[int]] = None
+           ) -> Tuple[List[Request], int]:
+    """The requests to draw: of the given warps (all when None), at most @p max_per_step per warp and
+    step (0: no limit), in the given order; and how many were left out."""
+    seen: Dict[Tuple[int, int], int] = defaultdict(int)
+    out = []
+    for r in reqs:
+        if warps is not None and r.warp not in warps:
+            continue
+        seen[(r.warp, r.step)] += 1
+        if max_per_step and seen[(r.warp, r.step)] > max_per_step:
+            continue
+        out.append(r)
+    return out, sum(1 for r in reqs if warps is None or r.warp in warps) - len(out)
+
+
+def left_out_note(svg: "Svg", y: float, n: int, cap: int) -> None:
+    if n:
+        svg.text(10, y, f"... and {n} more requests (at most {cap} per warp and step drawn; "
+                        "all are in summary.txt)")
 
 
 def svg_warp_layout(launch: Launch, block: int = 0) -> str:
@@ -420,13 +443,15 @@ def svg_warp_layout(launch: Launch, block: int = 0) -> str:
     return svg.tostring()
 
 
-def svg_active_lanes(launch: Launch, block: int = 0) -> str:
+def svg_active_lanes(launch: Launch, block: int = 0, max_per_step: int = MAX_PER_STEP,
+                     warps: Optional[Sequence[int]] = None) -> str:
     """ch03_02 / ch03_10: one row per warp request (memory, barrier, __syncwarp), 32 lane cells,
-    green where the lane took part; rows grouped by warp and step."""
+    green where the lane took part; rows grouped by warp and step (see capped())."""
     reqs = requests(launch, kinds=("g", "s", "bar", "sw"), block=block)
     reqs.sort(key=lambda r: (r.warp, r.step))
+    reqs, left_out = capped(reqs, max_per_step, warps)
     width, top = 40 + 260 + WARP_SIZE * CELL + 20, 40
-    svg = Svg(width, top + len(reqs) * (CELL + 2) + 20, f"{launch.kernel}: active lanes per warp request")
+    svg = Svg(width, top + len(reqs) * (CELL + 2) + 40, f"{launch.kernel}: active lanes per warp request")
     svg.text(10, 16, f"{launch.kernel}, block {block}: active lanes of every warp request", size=12)
     for lane in range(0, WARP_SIZE, 8):
         svg.text(300 + lane * CELL, top - 6, str(lane))
@@ -438,6 +463,7 @@ def svg_active_lanes(launch: Launch, block: int = 0) -> str:
             tip = f"lane {lane}" + (f" address {r.lanes[lane][0]:#x}" if on and r.kind in MEMORY_KINDS else "")
             svg.rect(300 + lane * CELL, y, CELL, CELL, ACTIVE if on else INACTIVE, tip=tip)
         svg.text(300 + WARP_SIZE * CELL + 6, y + CELL - 3, str(len(r.lanes)))
+    left_out_note(svg, top + len(reqs) * (CELL + 2) + 20, left_out, max_per_step)
     return svg.tostring()
 
 
@@ -492,10 +518,11 @@ def svg_sectors(launch: Launch, block: int = 0, sector_bytes: int = SECTOR_BYTES
     return svg.tostring()
 
 
-def svg_banks(launch: Launch, block: int = 0) -> str:
+def svg_banks(launch: Launch, block: int = 0, max_per_step: int = MAX_PER_STEP,
+              warps: Optional[Sequence[int]] = None) -> str:
     """ch05_01 / bank conflicts: per shared request, the 32 banks as columns and the lanes stacked
-    in the bank of their address; a bank asked for more than one distinct word is red."""
-    reqs = requests(launch, kinds=("s",), block=block)
+    in the bank of their address; a bank asked for more than one distinct word is red (see capped())."""
+    reqs, left_out = capped(requests(launch, kinds=("s",), block=block), max_per_step, warps)
     rows = []
     for r in reqs:
         per_bank: Dict[int, Dict[int, List[int]]] = defaultdict(lambda: defaultdict(list))
@@ -504,7 +531,7 @@ def svg_banks(launch: Launch, block: int = 0) -> str:
         rows.append((r, per_bank, max((len(words) for words in per_bank.values()), default=0)))
     heights = [max(depth, 1) * CELL + 26 for _, _, depth in rows]
     width = 20 + NUM_BANKS * (CELL + 12) + 120
-    svg = Svg(width, 40 + sum(heights) + 10, f"{launch.kernel}: shared-memory banks per lane")
+    svg = Svg(width, 40 + sum(heights) + 30, f"{launch.kernel}: shared-memory banks per lane")
     svg.text(10, 16, f"{launch.kernel}, block {block}: lanes in the bank of their address; red: >1 word in a bank",
              size=12)
     y = 34
@@ -520,6 +547,7 @@ def svg_banks(launch: Launch, block: int = 0) -> str:
                          tip=f"bank {b}, word {word:#x}: lanes {sorted(lanes)}")
                 svg.text(x + 1, y + 16 + level * CELL + 10, label, size=8)
         y += h
+    left_out_note(svg, y + 16, left_out, max_per_step)
     return svg.tostring()
 
 
@@ -533,7 +561,8 @@ VIEWS = {
 
 
 def render(trace: Trace, out_dir: str, kernel: str = "", block: int = 0,
-           views: Sequence[str] = tuple(VIEWS)) -> List[str]:
+           views: Sequence[str] = tuple(VIEWS), max_per_step: int = MAX_PER_STEP,
+           warps: Optional[Sequence[int]] = None) -> List[str]:
     """Writes summary.txt and, per matching launch, one SVG per view into @p out_dir; returns the
     lines it printed. A trace that was skipped (or is missing) gives 'skipped: <reason>' lines."""
     os.makedirs(out_dir, exist_ok=True)
@@ -552,7 +581,10 @@ def render(trace: Trace, out_dir: str, kernel: str = "", block: int = 0,
         for view in views:
             path = os.path.join(out_dir, f"launch{launch.id}_{stem}_{view}.svg")
             with open(path, "w", encoding="utf-8") as f:
-                f.write(VIEWS[view](launch, block))
+                if view in ("lanes", "banks"):
+                    f.write(VIEWS[view](launch, block, max_per_step, warps))
+                else:
+                    f.write(VIEWS[view](launch, block))
             printed.append(f"{view}: {path}")
     return printed
 
@@ -564,12 +596,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--kernel", default="", help="only launches whose kernel name contains this")
     parser.add_argument("--block", type=int, default=0, help="linear index of the block to draw (default 0)")
     parser.add_argument("--views", default=",".join(VIEWS), help=f"comma-separated subset of {','.join(VIEWS)}")
+    parser.add_argument("--max-per-step", type=int, default=MAX_PER_STEP,
+                        help=f"lanes and banks views: rows per warp and step (default {MAX_PER_STEP}, 0: all)")
+    parser.add_argument("--warps", default="", help="lanes and banks views: comma-separated warps (default all)")
     args = parser.parse_args(argv)
+    warps = [int(w) for w in args.warps.split(",") if w] or None
     views = [v for v in args.views.split(",") if v]
     unknown = [v for v in views if v not in VIEWS]
     if unknown:
         parser.error(f"unknown view(s): {', '.join(unknown)}")
-    for line in render(load(args.trace), args.out, args.kernel, args.block, views):
+    for line in render(load(args.trace), args.out, args.kernel, args.block, views, args.max_per_step, warps):
         print(line)
     print(f"text form: {os.path.join(args.out, 'summary.txt')}")
     return 0

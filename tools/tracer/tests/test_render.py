@@ -242,6 +242,23 @@ class LayoutAndTextTest(unittest.TestCase):
                     root = ET.parse(os.path.join(out, name)).getroot()  # well-formed XML
                     self.assertTrue(root.tag.endswith("svg"), name)
 
+    def test_long_traces_draw_at_most_max_per_step_rows(self):
+        b = TraceBuilder()
+        b.launch("zero(float*)", (64, 1, 1))
+        for k in range(20):  # 20 shared stores per thread in one step
+            for t in range(64):
+                b.rec(t, "s", 0x100, 4 * (t + 64 * k), 4, WRITE)
+        launch = b.trace().launches[0]
+        reqs = render.requests(launch, kinds=("s",))
+        self.assertEqual(len(reqs), 40)
+        drawn, left = render.capped(reqs, 16)
+        self.assertEqual((len(drawn), left), (32, 8))
+        drawn, left = render.capped(reqs, 3, warps=[0])
+        self.assertEqual(([r.warp for r in drawn], left), ([0, 0, 0], 17))
+        svg = render.svg_banks(launch, max_per_step=3, warps=[0])
+        self.assertIn("... and 17 more requests (at most 3 per warp and step drawn", svg)
+        ET.fromstring(svg)
+
     def test_svg_escapes_kernel_names(self):
         b = TraceBuilder()
         b.launch("k<float, &x>(a \"b\")", (32, 1, 1))
