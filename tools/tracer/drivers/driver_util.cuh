@@ -46,6 +46,20 @@ struct DeviceArray {
   }
 };
 
+/// Exit status of a driver that cannot run here (no usable GPU): trace_lab.py reports "skipped".
+constexpr int kTraceSkip = 77;
+
+/// @brief Exits with kTraceSkip and a "skipped: ..." line when no CUDA device can be used.
+inline void require_gpu() {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess || count == 0) {
+    std::printf("skipped: no usable NVIDIA GPU (%s)\n",
+                err != cudaSuccess ? cudaGetErrorString(err) : "cudaGetDeviceCount found none");
+    std::exit(kTraceSkip);
+  }
+}
+
 /// @brief Waits for the device and reports a failed launch of @p what.
 inline void finish(const char *what) {
   TRACE_CHECK(cudaGetLastError());

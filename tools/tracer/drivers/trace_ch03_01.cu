@@ -7,6 +7,7 @@
 
 /// @brief Launches recordWarpLayout once per block shape.
 int main() {
+  require_gpu();
   const dim3 shapes[] = {dim3(16, 3, 1), dim3(4, 4, 3)};
   for (const dim3 &b : shapes) {
     DeviceArray<WarpSlot> slots(static_cast<size_t>(b.x) * b.y * b.z);

@@ -7,6 +7,7 @@
 
 /// @brief Runs mathKernel1..4, heavyKernel1 and heavyKernel2 once each.
 int main() {
+  require_gpu();
   const int n = 128;
   const unsigned int block = 64, grid = divergence_grid(n, block);
   DeviceArray<float> in(n), out(n);

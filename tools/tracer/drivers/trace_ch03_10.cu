@@ -8,6 +8,7 @@
 /// @brief Runs reduceNeighbored, reduceNeighboredLess and reduceInterleaved once each and checks
 /// the sum of the partial sums.
 int main(int argc, char **argv) {
+  require_gpu();
   const unsigned int n = argc > 1 ? static_cast<unsigned int>(std::atoi(argv[1])) : 192;
   const unsigned int block = argc > 2 ? static_cast<unsigned int>(std::atoi(argv[2])) : 64;
   const unsigned int grid = reduce_grid(n, block);

@@ -7,6 +7,7 @@
 
 /// @brief Runs the aligned, misaligned, unit-stride and 32-stride reads once each.
 int main() {
+  require_gpu();
   const int n = 128;
   const unsigned int block = 64;
   DeviceArray<float> a(n * 32), b(n * 32), c(n);

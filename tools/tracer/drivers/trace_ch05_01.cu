@@ -8,6 +8,7 @@
 
 /// @brief Runs histogramShared on the two inputs with 2 blocks.
 int main() {
+  require_gpu();
   const size_t n = 2048;
   const unsigned int block = 64, grid = 2;
   DeviceArray<unsigned char> colors(n);
