@@ -531,8 +531,16 @@ def fmt(pair: list) -> str:
     return f"{pair[0]:g}/{pair[1]:g}" if pair[1] else "-"
 
 
+def trace_hints(results: list[Result], trace_labs: set[str], build_dir: str) -> list[str]:
+    """One line per lab with a failed test and a kernel tracer test (trace.<lab>, tools/tracer):
+    the command that draws what the lab's warps and lanes did."""
+    labs = sorted({r.lab for r in results if r.status == "failed" and r.lab in trace_labs})
+    return [f"to see what your warps did in {lab}: ctest --test-dir {build_dir} -R trace.{lab} -V "
+            f"(pictures in {os.path.join(build_dir, 'trace', lab)}/)" for lab in labs]
+
+
 def render(results: list[Result], scores: dict[str, LabScore], device: str, manifest: dict | None = None,
-           notes: list[str] | None = None) -> str:
+           notes: list[str] | None = None, trace_labs: set[str] | None = None) -> str:
     ran = {r.lab for r in results}
     lines = ["", "=" * 100, f"cuda-labs score table    GPU: {device}"]
     if manifest is not None:
@@ -568,6 +576,8 @@ def render(results: list[Result], scores: dict[str, LabScore], device: str, mani
     if failed:
         lines += ["", f"Failed ({len(failed)}):"]
         lines += [f"  FAIL {r.name} [{r.kind}, {r.max_points:g} pt]: {r.reason}" for r in failed]
+        build_dir = manifest.get("build_dir", "<build>") if manifest is not None else "<build>"
+        lines += [f"  {hint}" for hint in trace_hints(failed, trace_labs or set(), build_dir)]
     na = [r for r in results if r.status == "not applicable"]
     if na:
         lines += ["", f"Not applicable on this GPU, left out of the total ({len(na)}):"]
@@ -660,7 +670,8 @@ def run(args) -> int:
     attach_build_errors(results, args.build_log)
     device = device_line(manifest)
     scores = summarize(results, manifest)
-    print(render(results, scores, device, manifest, total_notes(manifest, labels)))
+    trace_labs = {lab for lab in scores if f"trace.{lab}" in labels}  # tools/tracer/CMakeLists.txt
+    print(render(results, scores, device, manifest, total_notes(manifest, labels), trace_labs))
     args.out.mkdir(parents=True, exist_ok=True)
     write_junit(results, scores, device, args.out / "grade.xml")
     ran = {r.lab for r in results}

@@ -117,6 +117,22 @@ class GradeTest(unittest.TestCase):
         self.assertEqual(suite.get("failures"), "6")  # + the test that exited early
         self.assertEqual(suite.get("skipped"), "2")  # + the one not applicable here
 
+    def test_failed_lab_with_a_tracer_test_points_to_the_pictures(self):
+        results = list(self.results.values())
+        scores = grade.summarize(results, self.manifest)
+        hint = (f"  to see what your warps did in {LAB}: ctest --test-dir /b -R trace.{LAB} -V "
+                f"(pictures in /b/trace/{LAB}/)")
+        table = grade.render(results, scores, "test GPU", dict(self.manifest, build_dir="/b"), trace_labs={LAB})
+        failed = table[table.index("Failed ("):].splitlines()
+        fails = [line for line in failed if line.startswith("  FAIL ")]
+        self.assertEqual(failed[1 + len(fails)], hint)  # right after the FAIL lines, once for the lab
+        self.assertEqual(table.count("to see what your warps did"), 1)
+        # no tracer test for the lab, or nothing failed: no line
+        self.assertNotIn("to see what your warps did", grade.render(results, scores, "test GPU", self.manifest))
+        passed = [r for r in results if r.status == "passed"]
+        self.assertNotIn("to see what your warps did",
+                         grade.render(passed, grade.summarize(passed, self.manifest), "test GPU", self.manifest, trace_labs={LAB}))
+
     def test_gradescope_results(self):
         data = grade.gradescope(list(self.results.values()), "test GPU")
         self.assertEqual(data["score"], 2.0)
@@ -203,6 +219,16 @@ class GradeStepTest(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("cuda-labs score table    GPU: NVIDIA Test GPU", out)
         self.assertTrue((self.root / "grade" / "summary.json").exists())
+
+    def test_full_run_points_to_the_tracer_when_the_build_has_it(self):
+        rc, out, err = self.main()
+        self.assertNotIn("to see what your warps did", out)
+        tests = [{"name": n, "properties": [{"name": "LABELS", "value": v}]} for n, v in LABELS.items()]
+        tests.append({"name": f"trace.{LAB}", "properties": [{"name": "LABELS", "value": ["trace"]}]})
+        self.ctest.write_text(f"#!{sys.executable}\nprint({json.dumps(json.dumps({'tests': tests}))})\n")
+        rc, out, err = self.main()
+        self.assertEqual(rc, 0, err)
+        self.assertIn(f"to see what your warps did in {LAB}: ctest --test-dir {self.root} -R trace.{LAB} -V", out)
 
     def test_malformed_grading_json_is_an_error_with_the_position(self):
         # the case that once turned 0/34 into 0/19: a stray comma after the last rule
