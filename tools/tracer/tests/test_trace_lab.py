@@ -123,6 +123,15 @@ class TraceLabTest(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertIn("is missing: build first", text)
 
+    def test_a_tracer_that_does_not_build_fails_this_test_only_with_the_compiler_output(self):
+        driver = self.driver('echo "should not run" >&2; exit 3')
+        status, out, _ = self.run_lab("--build-dir", os.path.join(self.dir, "no-such-build"),
+                                      "--targets", "kernel_tracer", driver=driver)
+        self.assertEqual(status, 1)
+        self.assertIn("building the tracer failed", out)
+        self.assertIn("your labs' build is not affected", out)
+        self.assertNotIn("should not run", out)
+
 
 if __name__ == "__main__":
     unittest.main()
