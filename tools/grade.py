@@ -670,7 +670,9 @@ def run(args) -> int:
     attach_build_errors(results, args.build_log)
     device = device_line(manifest)
     scores = summarize(results, manifest)
-    trace_labs = {lab for lab in scores if f"trace.{lab}" in labels}  # tools/tracer/CMakeLists.txt
+    # tools/tracer/CMakeLists.txt: trace.<lab>, labelled trace_unavailable where the tracer is not built
+    trace_labs = {lab for lab in scores
+                  if f"trace.{lab}" in labels and "trace_unavailable" not in labels[f"trace.{lab}"]}
     print(render(results, scores, device, manifest, total_notes(manifest, labels), trace_labs))
     args.out.mkdir(parents=True, exist_ok=True)
     write_junit(results, scores, device, args.out / "grade.xml")

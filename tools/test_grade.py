@@ -229,6 +229,12 @@ class GradeStepTest(unittest.TestCase):
         rc, out, err = self.main()
         self.assertEqual(rc, 0, err)
         self.assertIn(f"to see what your warps did in {LAB}: ctest --test-dir {self.root} -R trace.{LAB} -V", out)
+        # a build without the Compute Sanitizer API registers the test as unavailable: no hint
+        tests[-1]["properties"][0]["value"] = ["trace", "trace_unavailable"]
+        self.ctest.write_text(f"#!{sys.executable}\nprint({json.dumps(json.dumps({'tests': tests}))})\n")
+        rc, out, err = self.main()
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("to see what your warps did", out)
 
     def test_malformed_grading_json_is_an_error_with_the_position(self):
         # the case that once turned 0/34 into 0/19: a stray comma after the last rule
