@@ -600,12 +600,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help=f"lanes and banks views: rows per warp and step (default {MAX_PER_STEP}, 0: all)")
     parser.add_argument("--warps", default="", help="lanes and banks views: comma-separated warps (default all)")
     args = parser.parse_args(argv)
-    warps = [int(w) for w in args.warps.split(",") if w] or None
+    try:
+        warps = [int(w) for w in args.warps.split(",") if w] or None
+    except ValueError:
+        parser.error(f"--warps takes comma-separated warp numbers, not {args.warps!r}")
     views = [v for v in args.views.split(",") if v]
     unknown = [v for v in views if v not in VIEWS]
     if unknown:
         parser.error(f"unknown view(s): {', '.join(unknown)}")
-    for line in render(load(args.trace), args.out, args.kernel, args.block, views, args.max_per_step, warps):
+    try:
+        trace = load(args.trace)
+    except (OSError, ValueError) as e:  # unreadable, not UTF-8, or a line that is not a trace record
+        print(f"render: {args.trace}: {e}", file=sys.stderr)
+        return 1
+    for line in render(trace, args.out, args.kernel, args.block, views, args.max_per_step, warps):
         print(line)
     print(f"text form: {os.path.join(args.out, 'summary.txt')}")
     return 0

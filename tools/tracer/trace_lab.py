@@ -91,7 +91,11 @@ def run(args) -> int:
         print(f"no trace was written (the driver exited with status {status}): was {args.library} loaded? "
               f"{output[-600:]}")
         return 1
-    trace = render.load(trace_file)
+    try:
+        trace = render.load(trace_file)
+    except (OSError, ValueError) as e:  # e.g. a trace cut short by a driver that crashed mid-write
+        print(f"trace: {trace_file} cannot be read ({e}); the driver exited with status {status}: {output[-600:]}")
+        return 1
     if not trace.launches and trace.skipped:
         return skip("the tracer did not run: " + "; ".join(trace.skipped))
     lab = args.lab

@@ -281,6 +281,19 @@ class LayoutAndTextTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             render.parse_lines(["not json"])
 
+    def test_command_line_reports_a_bad_trace_or_option_in_one_line(self):
+        with tempfile.TemporaryDirectory() as out:
+            bad = os.path.join(out, "cut.jsonl")
+            with open(bad, "w") as f:
+                f.write('{"type":"launch"\n')
+            for argv, message in (([bad], "trace line 1: not JSON"),
+                                  ([bad, "--warps", "0,x"], "--warps takes comma-separated warp numbers")):
+                proc = subprocess.run([sys.executable, os.path.join(HERE, "render.py"), *argv, "--out", out],
+                                      capture_output=True, text=True)
+                self.assertNotEqual(proc.returncode, 0)
+                self.assertIn(message, proc.stderr)
+                self.assertNotIn("Traceback", proc.stderr)
+
 
 @unittest.skipUnless(shutil.which("g++"), "needs g++ to build host_check/write_sample_trace.cpp")
 class CppWriterTest(unittest.TestCase):

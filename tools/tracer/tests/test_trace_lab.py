@@ -118,6 +118,13 @@ class TraceLabTest(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertIn("nothing was recorded", text)
 
+    def test_a_trace_cut_short_fails_with_a_message(self):
+        driver = self.driver('echo "{cut short" > "$TRACER_OUT"; exit 139')
+        status, text, _ = self.run_lab(driver=driver)
+        self.assertEqual(status, 1)
+        self.assertIn("cannot be read", text)
+        self.assertIn("status 139", text)
+
     def test_missing_driver_says_build_first(self):
         status, text, _ = self.run_lab(driver=os.path.join(self.dir, "nope"))
         self.assertEqual(status, 1)
