@@ -10,8 +10,8 @@ int main() {
   require_gpu();
   const dim3 shapes[] = {dim3(16, 3, 1), dim3(4, 4, 3)};
   for (const dim3 &b : shapes) {
-    DeviceArray<WarpSlot> slots(static_cast<size_t>(b.x) * b.y * b.z);
-    recordWarpLayout<<<1, b>>>(slots.ptr);
+    auto slots = zeroed<WarpSlot>(static_cast<size_t>(b.x) * b.y * b.z);
+    recordWarpLayout<<<1, b>>>(slots.get());
     finish("recordWarpLayout");
   }
   return EXIT_SUCCESS;

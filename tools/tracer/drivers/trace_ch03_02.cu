@@ -10,16 +10,17 @@ int main() {
   require_gpu();
   const int n = 128;
   const unsigned int block = 64, grid = divergence_grid(n, block);
-  DeviceArray<float> in(n), out(n);
-  in.upload(std::vector<float>(n, 1.0f));
+  auto in = zeroed<float>(n);
+  auto out = zeroed<float>(n);
+  CUDALAB_CHECK(in.upload(std::vector<float>(n, 1.0f)));
   void (*math[])(float *, int) = {mathKernel1, mathKernel2, mathKernel3, mathKernel4};
   for (auto k : math) {
-    k<<<grid, block>>>(out.ptr, n);
+    k<<<grid, block>>>(out.get(), n);
     finish("mathKernel");
   }
-  heavyKernel1<<<grid, block>>>(in.ptr, out.ptr, n, 4);
+  heavyKernel1<<<grid, block>>>(in.get(), out.get(), n, 4);
   finish("heavyKernel1");
-  heavyKernel2<<<grid, block>>>(in.ptr, out.ptr, n, 4);
+  heavyKernel2<<<grid, block>>>(in.get(), out.get(), n, 4);
   finish("heavyKernel2");
   return EXIT_SUCCESS;
 }

@@ -24,12 +24,15 @@ int main(int argc, char **argv) {
                  {"reduceInterleaved", reduceInterleaved}};
   int status = EXIT_SUCCESS;
   for (const Kernel &k : kernels) {
-    DeviceArray<int> in(n), out(grid);
-    in.upload(input);
-    k.fn<<<grid, block>>>(in.ptr, out.ptr, n);
+    auto in = zeroed<int>(n);
+    auto out = zeroed<int>(grid);
+    CUDALAB_CHECK(in.upload(input));
+    k.fn<<<grid, block>>>(in.get(), out.get(), n);
     finish(k.name);
     long long sum = 0;
-    for (int partial : out.download()) sum += partial;
+    std::vector<int> partials;
+    CUDALAB_CHECK(out.download(&partials));
+    for (int partial : partials) sum += partial;
     if (sum != expected) {
       std::fprintf(stderr, "%s: sum %lld, expected %lld\n", k.name, sum, expected);
       status = EXIT_FAILURE;

@@ -10,13 +10,15 @@ int main() {
   require_gpu();
   const int n = 128;
   const unsigned int block = 64;
-  DeviceArray<float> a(n * 32), b(n * 32), c(n);
+  auto a = zeroed<float>(n * 32);
+  auto b = zeroed<float>(n * 32);
+  auto c = zeroed<float>(n);
   for (int offset : {0, 1}) {
-    readOffset<<<grid_1d(n, block), block>>>(a.ptr, b.ptr, c.ptr, n, offset);
+    readOffset<<<grid_1d(n, block), block>>>(a.get(), b.get(), c.get(), n, offset);
     finish(offset == 0 ? "readOffset offset 0" : "readOffset offset 1");
   }
   for (int stride : {1, 32}) {
-    readStride<<<grid_1d(n, block), block>>>(a.ptr, c.ptr, n, stride);
+    readStride<<<grid_1d(n, block), block>>>(a.get(), c.get(), n, stride);
     finish(stride == 1 ? "readStride stride 1" : "readStride stride 32");
   }
   return EXIT_SUCCESS;

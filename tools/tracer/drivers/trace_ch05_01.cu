@@ -11,14 +11,14 @@ int main() {
   require_gpu();
   const size_t n = 2048;
   const unsigned int block = 64, grid = 2;
-  DeviceArray<unsigned char> colors(n);
-  DeviceArray<unsigned int> buckets(kNumBins);
+  auto colors = zeroed<unsigned char>(n);
+  auto buckets = zeroed<unsigned int>(kNumBins);
   std::vector<unsigned char> spread(n), same(n, 0);
   for (size_t i = 0; i < n; ++i) spread[i] = static_cast<unsigned char>(i % 256);
   for (const auto *input : {&spread, &same}) {
-    colors.upload(*input);
-    TRACE_CHECK(cudaMemset(buckets.ptr, 0, sizeof(unsigned int) * kNumBins));
-    histogramShared<<<grid, block>>>(colors.ptr, buckets.ptr, n);
+    CUDALAB_CHECK(colors.upload(*input));
+    CUDALAB_CHECK(cudaMemset(buckets.get(), 0, sizeof(unsigned int) * kNumBins));
+    histogramShared<<<grid, block>>>(colors.get(), buckets.get(), n);
     finish(input == &spread ? "histogramShared spread" : "histogramShared same");
   }
   return EXIT_SUCCESS;
