@@ -12,7 +12,6 @@ some of them of a live trace of the reference kernels (--expect).
 """
 from __future__ import annotations
 
-import gzip
 import os
 import sys
 from collections import Counter
@@ -23,12 +22,7 @@ import render  # noqa: E402
 from render import Launch, Trace  # noqa: E402
 
 
-def load(path: str) -> Trace:
-    """A trace file, plain or gzip-compressed (.gz)."""
-    if path.endswith(".gz"):
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            return render.parse_lines(f)
-    return render.load(path)
+load = render.load  # a trace file, plain or gzip-compressed (.gz)
 
 
 def launches(trace: Trace, kernel: str) -> List[Launch]:

@@ -27,6 +27,7 @@ Only the Python standard library is used; the SVG is built with xml.etree (which
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import re
@@ -172,11 +173,13 @@ def parse_lines(lines: Iterable[str]) -> Trace:
 
 
 def load(path: str) -> Trace:
-    """Reads a trace file; a missing file gives a Trace that says why it is empty."""
+    """Reads a trace file, plain or gzip-compressed (.gz, as the test fixtures are); a missing file
+    gives a Trace that says why it is empty."""
     if not os.path.exists(path):
         return Trace(skipped=[f"no trace file {path}: run a program under the tracer on a machine with an "
                               "NVIDIA GPU and the Compute Sanitizer API (see README.md)"])
-    with open(path, encoding="utf-8") as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
         return parse_lines(f)
 
 
