@@ -281,6 +281,9 @@ class ConfigureTest(unittest.TestCase):
         build = self.root / "build"
         rc, out = run([CMAKE, "-S", str(src), "-B", str(build)])
         self.assertEqual(rc, 0, out)
+        # No CXX or CUDA language here: the tracer skips with its reason, also where the toolkit
+        # has the Compute Sanitizer API (its configure-time probe compiles C++).
+        self.assertIn("tracer: skipped: the tracer needs the CXX and CUDA languages", out)
         manifest = json.loads((build / "grade" / "manifest.json").read_text())
         self.assertEqual(manifest["labs"][0]["name"], LAB)
         env = {k: v for k, v in os.environ.items() if k != "CUDALAB_GRADING"}
