@@ -66,26 +66,31 @@ __device__ __forceinline__ void emit(void *userdata, uint8_t kind, uint64_t pc, 
 
 }  // namespace
 
+namespace {
+
+/// @brief What both memory-access patches do: record the access, except a cache prefetch
+/// (SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH, 0x8 in the 12.6 header), which accesses no data.
+__device__ __forceinline__ SanitizerPatchResult record_access(void *userdata, uint8_t kind, uint64_t pc, void *ptr,
+                                                              uint32_t accessSize, uint32_t flags) {
+  if ((flags & tracer::kPrefetch) == 0) emit(userdata, kind, pc, reinterpret_cast<uint64_t>(ptr), accessSize, flags);
+  return SANITIZER_PATCH_SUCCESS;
+}
+
+}  // namespace
+
 /// @brief Patch for SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS: records the generic address.
-/// Prefetches (SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH, 0x8 in the 12.6 header) are not recorded.
 extern "C" __device__ __noinline__ SanitizerPatchResult TracerGlobalAccess(void *userdata, uint64_t pc, void *ptr,
                                                                          uint32_t accessSize, uint32_t flags,
-                                                                         const void *pData) {
-  (void)pData;
-  if (flags & tracer::kPrefetch) return SANITIZER_PATCH_SUCCESS;  // a cache prefetch: no data access
-  emit(userdata, tracer::kGlobal, pc, reinterpret_cast<uint64_t>(ptr), accessSize, flags);
-  return SANITIZER_PATCH_SUCCESS;
+                                                                         const void * /*pData*/) {
+  return record_access(userdata, tracer::kGlobal, pc, ptr, accessSize, flags);
 }
 
 /// @brief Patch for SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS: `ptr` is the offset in the block's
 /// shared memory window (API reference), which is what the bank of an access depends on.
 extern "C" __device__ __noinline__ SanitizerPatchResult TracerSharedAccess(void *userdata, uint64_t pc, void *ptr,
                                                                          uint32_t accessSize, uint32_t flags,
-                                                                         const void *pData) {
-  (void)pData;
-  if (flags & tracer::kPrefetch) return SANITIZER_PATCH_SUCCESS;  // a cache prefetch: no data access
-  emit(userdata, tracer::kShared, pc, reinterpret_cast<uint64_t>(ptr), accessSize, flags);
-  return SANITIZER_PATCH_SUCCESS;
+                                                                         const void * /*pData*/) {
+  return record_access(userdata, tracer::kShared, pc, ptr, accessSize, flags);
 }
 
 /// @brief Patch for SANITIZER_INSTRUCTION_BARRIER (called before the barrier): records barIndex and

@@ -117,7 +117,7 @@ std::vector<ProfiledLaunch> profiled_launches(const std::string &ncu_output) {
   while (std::getline(is, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || line[0] != '"') continue;
-    const std::vector<std::string> f = csv_fields(line);
+    const std::vector<std::string> f = cudalab::csv_fields(line);
     if (id_col < 0) {
       for (int i = 0; i < int(f.size()); ++i) {
         if (f[i] == "ID") id_col = i;
