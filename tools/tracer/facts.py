@@ -125,6 +125,9 @@ def expect(lab: str, trace: Trace) -> List[str]:
             i = launch(trace, "reduceInterleaved")
             check("reduceInterleaved lanes storing per step", store_lanes(i), {0: [32, 16, 8, 4, 2, 1, 1],
                                                                             1: [0, 0, 0, 0, 0, 0, 0]})
+            # its stores are contiguous: 32, 16, 8, 4, 2, 1 ints = 4, 2, 1, 1, 1, 1 sectors (then the
+            # block's result); pairs of neighbours (index 2 * stride * tid) would spread them over 8
+            check("reduceInterleaved sectors per store", sectors_by_pc(i, access="w"), [[4, 2, 1, 1, 1, 1], [1]])
         elif lab.startswith("ch04_02"):
             o0, o1 = launch(trace, "readOffset", 0), launch(trace, "readOffset", 1)
             check("readOffset offset 0: sectors per load", sectors_by_pc(o0)[:2], [[4, 4], [4, 4]])

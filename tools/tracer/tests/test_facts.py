@@ -212,6 +212,25 @@ class ExpectTest(unittest.TestCase):
                          ["no launch 0 of reduceNeighbored in the trace (kernels: none)"])
         self.assertEqual(facts.expect("ch05_01_shared_histogram", trace), [])  # not checked live
 
+    def test_a_wrong_kernel_with_the_right_lanes_shows_in_its_sectors(self):
+        # tests/mutants/ch03_10_reduction_divergence/neighboredless_as_interleaved traced on an H100:
+        # reduceNeighboredLess's body (index = 2 * stride * tid) as reduceInterleaved. The sums are
+        # right and the lanes are the reference's; only the addresses differ.
+        wrong = facts.load(os.path.join(FIXTURES, "h100-ch03_10-neighboredless_as_interleaved.jsonl.gz"))
+        launch = facts.launch(wrong, "reduceInterleaved")
+        reference = facts.launch(fixture("ch03_10"), "reduceInterleaved")
+        self.assertEqual(facts.store_lanes(launch), facts.store_lanes(reference))
+        # step k: lanes 0..(32 >> k)-1 store idata[2^(k+1) * tid]: 32 lanes over 64 ints = 256 B = 8
+        # sectors, 16 lanes 64 B apart over 256 B = 8, 8 lanes 128 B apart = 8, then 4, 2, 1
+        self.assertEqual(facts.sectors_by_pc(launch, access="w"), [[8, 8, 8, 4, 2, 1], [1]])
+        self.assertEqual(facts.sectors_by_pc(reference, access="w"), [[4, 2, 1, 1, 1, 1], [1]])
+        self.assertEqual(facts.reduction_adds(launch)[0][:2], [(0, 1), (2, 3)])      # neighbours
+        self.assertEqual(facts.reduction_adds(reference)[0][:2], [(0, 32), (1, 33)])  # half a block apart
+        problems = facts.expect("ch03_10_reduction_divergence",
+                                facts.render.Trace(launches=fixture("ch03_10").launches[:2] + wrong.launches))
+        self.assertEqual(problems, ["reduceInterleaved sectors per store: [[8, 8, 8, 4, 2, 1], [1]], "
+                                    "expected [[4, 2, 1, 1, 1, 1], [1]]"])
+
 
 if __name__ == "__main__":
     unittest.main()
