@@ -22,7 +22,7 @@ tests always have it to themselves. --stop-early lets a wrong mutant that has al
 correctness points skip what needs the GPU alone (its serial correctness tests when the others
 already failed, and its performance tests; its row says "correctness only"); correct variants
 always run everything.
-A machine with 16 cores and an H100 grades every mutant of the repository in about 30 minutes with
+A machine with 16 cores and an H100 grades every mutant of the repository in about 21 minutes with
 `-j 14 --gpu-jobs 6 --stop-early` (--gpu-labs 3). The kill table is also written to <out>/kill-table.txt.
 
 --check needs no GPU and builds nothing: it applies every mutant's edits and reports each one that
