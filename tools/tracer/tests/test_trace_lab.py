@@ -95,6 +95,30 @@ class TraceLabTest(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertIn("NOT AS EXPECTED for the reference kernels: no launch 0 of reduceNeighbored", text)
 
+    def test_a_student_trace_is_compared_with_the_reference_without_failing(self):
+        # the H100 trace of reduceNeighboredLess's code submitted as reduceInterleaved: right sums
+        wrong = os.path.join(self.dir, "wrong.jsonl")
+        with gzip.open(os.path.join(FIXTURES, "h100-ch03_10-neighboredless_as_interleaved.jsonl.gz"), "rb") as f:
+            wrong_lines = f.read()
+        with gzip.open(os.path.join(FIXTURES, "h100-ch03_10.jsonl.gz"), "rb") as f:
+            reference_lines = f.read()
+        first_two = b"".join(l for l in reference_lines.splitlines(keepends=True)
+                             if b'"l":2' not in l and b'"id":2' not in l)
+        with open(wrong, "wb") as g:
+            g.write(first_two + wrong_lines)
+        status, text, _ = self.run_lab(driver=self.driver(f'cp "{wrong}" "$TRACER_OUT"'))
+        self.assertEqual(status, 0, text)
+        self.assertIn("where your kernels' trace differs from the reference kernels' (not graded", text)
+        self.assertIn("    reduceInterleaved sectors per store: [[8, 8, 8, 4, 2, 1], [1]], expected [[4, 2, 1, 1, 1, 1], [1]]",
+                      text)
+        status, text, _ = self.run_lab(driver=self.driver(f'cp "{self.fixture_copy("ch03_10")}" "$TRACER_OUT"'))
+        self.assertEqual(status, 0, text)
+        self.assertIn("your kernels' trace shows what the reference kernels' does", text)
+        # a lab without reference facts prints neither
+        status, text, _ = self.run_lab(lab="ch03_01_warps",
+                                       driver=self.driver(f'cp "{self.fixture_copy("ch03_01")}" "$TRACER_OUT"'))
+        self.assertNotIn("reference kernels", text)
+
     def test_failing_driver_fails_but_still_draws(self):
         trace = self.fixture_copy("ch03_10")
         status, text, out = self.run_lab(driver=self.driver(
