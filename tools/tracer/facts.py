@@ -107,38 +107,47 @@ def slot_of_thread(launch: Launch, block: int = 0, slot_bytes: int = 4) -> Dict[
 # ---- what the reference kernels must show (trace_lab.py --expect, tests/test_facts.py) ------------
 
 
-# labs whose reference facts expect() checks (the others give [])
-EXPECTED_LABS = ("ch03_10", "ch04_02")
+def _expect_ch03_10(trace: Trace, check) -> None:
+    # block of 64 = 2 warps; steps 0-5 are the strides 1..32, step 6 the block's result
+    n = launch(trace, "reduceNeighbored")
+    check("reduceNeighbored lanes storing per step", store_lanes(n), {0: [16, 8, 4, 2, 1, 1, 1],
+                                                                   1: [16, 8, 4, 2, 1, 0, 0]})
+    i = launch(trace, "reduceInterleaved")
+    check("reduceInterleaved lanes storing per step", store_lanes(i), {0: [32, 16, 8, 4, 2, 1, 1],
+                                                                    1: [0, 0, 0, 0, 0, 0, 0]})
+    # its stores are contiguous: 32, 16, 8, 4, 2, 1 ints = 4, 2, 1, 1, 1, 1 sectors (then the
+    # block's result); pairs of neighbours (index 2 * stride * tid) would spread them over 8
+    check("reduceInterleaved sectors per store", sectors_by_pc(i, access="w"), [[4, 2, 1, 1, 1, 1], [1]])
+
+
+def _expect_ch04_02(trace: Trace, check) -> None:
+    o0, o1 = launch(trace, "readOffset", 0), launch(trace, "readOffset", 1)
+    check("readOffset offset 0: sectors per load", sectors_by_pc(o0)[:2], [[4, 4], [4, 4]])
+    check("readOffset offset 1: sectors per load", sectors_by_pc(o1)[:2], [[5, 5], [5, 5]])
+    s1, s32 = launch(trace, "readStride", 0), launch(trace, "readStride", 1)
+    check("readStride stride 1: sectors per load", sectors_per_request(s1), Counter({4: 2}))
+    check("readStride stride 32: sectors per load", sectors_per_request(s32), Counter({32: 2}))
+
+
+# lab (its first 7 characters) -> the facts its reference kernels must show; only labs whose facts
+# do not depend on the GPU
+_EXPECTATIONS = {"ch03_10": _expect_ch03_10, "ch04_02": _expect_ch04_02}
+EXPECTED_LABS = tuple(_EXPECTATIONS)
 
 
 def expect(lab: str, trace: Trace) -> List[str]:
     """Problems with a trace of @p lab's reference kernels run by its driver (an empty list: all as
-    expected). Only labs whose facts do not depend on the GPU are checked; others give []."""
+    expected). Labs outside EXPECTED_LABS give []."""
     problems: List[str] = []
 
     def check(what: str, got, want) -> None:
         if got != want:
             problems.append(f"{what}: {got}, expected {want}")
 
-    try:
-        if lab.startswith("ch03_10"):
-            # block of 64 = 2 warps; steps 0-5 are the strides 1..32, step 6 the block's result
-            n = launch(trace, "reduceNeighbored")
-            check("reduceNeighbored lanes storing per step", store_lanes(n), {0: [16, 8, 4, 2, 1, 1, 1],
-                                                                           1: [16, 8, 4, 2, 1, 0, 0]})
-            i = launch(trace, "reduceInterleaved")
-            check("reduceInterleaved lanes storing per step", store_lanes(i), {0: [32, 16, 8, 4, 2, 1, 1],
-                                                                            1: [0, 0, 0, 0, 0, 0, 0]})
-            # its stores are contiguous: 32, 16, 8, 4, 2, 1 ints = 4, 2, 1, 1, 1, 1 sectors (then the
-            # block's result); pairs of neighbours (index 2 * stride * tid) would spread them over 8
-            check("reduceInterleaved sectors per store", sectors_by_pc(i, access="w"), [[4, 2, 1, 1, 1, 1], [1]])
-        elif lab.startswith("ch04_02"):
-            o0, o1 = launch(trace, "readOffset", 0), launch(trace, "readOffset", 1)
-            check("readOffset offset 0: sectors per load", sectors_by_pc(o0)[:2], [[4, 4], [4, 4]])
-            check("readOffset offset 1: sectors per load", sectors_by_pc(o1)[:2], [[5, 5], [5, 5]])
-            s1, s32 = launch(trace, "readStride", 0), launch(trace, "readStride", 1)
-            check("readStride stride 1: sectors per load", sectors_per_request(s1), Counter({4: 2}))
-            check("readStride stride 32: sectors per load", sectors_per_request(s32), Counter({32: 2}))
-    except LookupError as e:
-        problems.append(str(e))
+    facts_of_lab = _EXPECTATIONS.get(lab[:7])
+    if facts_of_lab:
+        try:
+            facts_of_lab(trace, check)
+        except LookupError as e:
+            problems.append(str(e))
     return problems
