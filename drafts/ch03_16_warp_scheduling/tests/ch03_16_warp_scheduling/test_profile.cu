@@ -196,9 +196,11 @@ TEST_F(IssueBound, InterleavedChainsUseTheIssueSlotSeveralTimesAsOften) {
   if (!table(r)) return;
   const double base = r.get(kBase, metric::kIssueActive), yours = r.get(kYours, metric::kIssueActive);
   const double ratio = yours / base, limit = cudalab::threshold("issue_ratio_min");
-  RecordProperty("issue_ratio", std::to_string(ratio));
-  std::printf("[ PROFILE  ] issue utilisation, chainsInterleaved / chainsSequential: %.3f / %.3f = %.2f, required >= %.2f\n",
-              yours, base, ratio, limit);
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "issue utilisation, chainsInterleaved / chainsSequential: %.3f / %.3f = %.2f, required >= %.2f", yours,
+                base, ratio, limit);
+  cudalab::report_profile("issue_ratio_min", ratio, limit, ">=", line);
   EXPECT_GE(ratio, limit) << kYours << " issues in " << yours << " of its cycles, the sequential chains in " << base
                           << " (" << metric::kIssueActive << "); ratio " << ratio << ", required >= " << limit
                           << ". At one warp per scheduler only the thread's own independent instructions can fill the "
@@ -211,10 +213,12 @@ TEST_F(IssueBound, WarpsNoLongerMostlyWaitOnTheDependency) {
   if (!table(r)) return;
   const double base = waiting(r, kBase), yours = waiting(r, kYours);
   const double ratio = yours / base, limit = cudalab::threshold("dependency_stall_ratio_max");
-  RecordProperty("dependency_stall_ratio", std::to_string(ratio));
-  std::printf("[ PROFILE  ] %% of warp cycles waiting on a dependency (wait + short_scoreboard), chainsInterleaved / "
-              "chainsSequential: %.1f / %.1f = %.3f, required <= %.2f\n",
-              yours, base, ratio, limit);
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "%% of warp cycles waiting on a dependency (wait + short_scoreboard), chainsInterleaved / "
+                "chainsSequential: %.1f / %.1f = %.3f, required <= %.2f",
+                yours, base, ratio, limit);
+  cudalab::report_profile("dependency_stall_ratio_max", ratio, limit, "<=", line);
   if (base < 30)
     CUDALAB_SKIP_NOT_APPLICABLE() << "the sequential chains wait on the dependency in only " << base
                                   << "% of their warp cycles (model: 75 % at a 4-cycle latency), so a ratio to them "

@@ -65,8 +65,10 @@ TEST_F(BankConflicts, UnpaddedTileReadsConflict32Ways) {
   print_table(r);
   const long long model = model_shared(nullptr);
   const double ratio = ld / double(model), limit = cudalab::threshold("shared_conflicts_vs_model");
-  RecordProperty("shared_ld_conflicts", std::to_string(ld));
-  std::printf("[ PROFILE  ] %s load conflicts / model: %.3f, required >= %.2f\n", kShared, ratio, limit);
+  char line[160];
+  std::snprintf(line, sizeof line, "%s load conflicts / model: %.0f / %lld = %.3f, required >= %.2f", kShared, ld,
+                model, ratio, limit);
+  cudalab::report_profile("shared_conflicts_vs_model", ratio, limit, ">=", line);
   if (ratio < limit)
     GTEST_FAIL() << kShared << " shows " << ld << " shared-load bank conflicts (" << kConflictsLd.ncu
                  << "), the model predicts " << model << " (31 per warp load: lane tx reads tile[tx][k], word 32 tx + k, "
@@ -91,9 +93,10 @@ TEST_F(BankConflicts, PaddedTileHasAlmostNone) {
     GTEST_FAIL() << kShared << " shows only " << s_ld << " load bank conflicts (model " << model
                  << "), so the padded kernel cannot be compared with it: see UnpaddedTileReadsConflict32Ways";
   const double ratio = (p_ld + p_st) / (s_ld + s_st), limit = cudalab::threshold("padded_conflicts_vs_shared");
-  RecordProperty("padded_conflicts", std::to_string(p_ld + p_st));
-  RecordProperty("conflict_ratio", std::to_string(ratio));
-  std::printf("[ PROFILE  ] bank conflicts (ld + st), padded / shared: %.4f, required <= %.3f\n", ratio, limit);
+  char line[200];
+  std::snprintf(line, sizeof line, "bank conflicts (ld + st), padded / shared: (%.0f + %.0f) / (%.0f + %.0f) = %.4f, required <= %.3f",
+                p_ld, p_st, s_ld, s_st, ratio, limit);
+  cudalab::report_profile("padded_conflicts_vs_shared", ratio, limit, "<=", line);
   if (ratio > limit)
     GTEST_FAIL() << kPadded << " still has bank conflicts: " << p_ld << " on loads and " << p_st
                  << " on stores, against transposeShared's " << s_ld << " + " << s_st << "; ratio " << ratio
