@@ -7,7 +7,9 @@
 //    release/acq_rel (cuda::atomic_ref::fetch_add(1, cuda::memory_order_acq_rel));
 //  - acquire: a GPU-scope fence after the ticket atomic, or an acquire/acq_rel atomic, or an
 //    ld.acquire.
-// __threadfence_block() (membar.cta) orders only within the block and does not count.
+// __threadfence_block() (membar.cta) orders only within the block and does not count; nor does a
+// release/acquire atomic or load of block or cluster scope (cuda::thread_scope_block gives
+// atom.acq_rel.cta: it orders nothing between blocks). An atom or ld without a scope is .gpu.
 #include "ptx_code.hpp"
 
 #include "cudalab/testing.cuh"
@@ -21,6 +23,18 @@ bool is_gpu_fence(std::string op) {
   const bool strong = op.find(".sc") != std::string::npos || op.find(".acq_rel") != std::string::npos;
   const bool scope = op.find(".gpu") != std::string::npos || op.find(".sys") != std::string::npos;
   return strong && scope;
+}
+
+/// True unless @p op names a scope narrower than the GPU (PTX's default scope is .gpu).
+bool gpu_scope(const std::string &op) {
+  return op.find(".cta") == std::string::npos && op.find(".cluster") == std::string::npos;
+}
+
+/// A release (@p acquire false) or acquire (true) atomic of GPU or system scope.
+bool orders(const std::string &atom, bool acquire) {
+  const bool sem = atom.find(".acq_rel") != std::string::npos ||
+                   atom.find(acquire ? ".acquire" : ".release") != std::string::npos;
+  return sem && gpu_scope(atom);
 }
 
 bool is_global_store(const std::string &op) {
@@ -57,7 +71,7 @@ TEST_F(OrderingCode, PartialSumIsReleasedBeforeTheTicket) {
                          "atomicAdd(counter, 1) or a cuda::atomic_ref fetch_add (check of the compiled code, "
                       << CUDALAB_STUDENT_PTX << ")";
   const std::string &ticket = k_.opcodes[atom_];
-  if (ticket.find(".release") != std::string::npos || ticket.find(".acq_rel") != std::string::npos) return;
+  if (orders(ticket, false)) return;
   int store = -1;
   for (int i = 0; i < atom_; ++i) {
     if (is_global_store(k_.opcodes[i])) store = i;
@@ -67,7 +81,7 @@ TEST_F(OrderingCode, PartialSumIsReleasedBeforeTheTicket) {
          << "the partial sum and the atomic, and the atomic is not a release: another block can see the ticket "
          << "before the partial sum. Put __threadfence() between partial[blockIdx.x] = sum and atomicAdd, or use "
          << "cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(*counter).fetch_add(1, "
-         << "cuda::memory_order_acq_rel) (" << (store < 0 ? "no global store before the atomic; " : "")
+         << "cuda::memory_order_acq_rel)" << (gpu_scope(ticket) ? "" : "; a block-scope atomic orders nothing between blocks") << " (" << (store < 0 ? "no global store before the atomic; " : "")
          << "check of the compiled code, " << CUDALAB_STUDENT_PTX << ")";
 }
 
@@ -76,17 +90,20 @@ TEST_F(OrderingCode, LastBlockAcquiresBeforeReadingThePartials) {
   ASSERT_GE(atom_, 0) << "reduceSinglePass has no global atomic (atom.*) in its PTX (check of the compiled code, "
                       << CUDALAB_STUDENT_PTX << ")";
   const std::string &ticket = k_.opcodes[atom_];
-  if (ticket.find(".acquire") != std::string::npos || ticket.find(".acq_rel") != std::string::npos) return;
+  if (orders(ticket, true)) return;
   for (std::size_t i = atom_ + 1; i < k_.opcodes.size(); ++i) {
     const std::string &op = k_.opcodes[i];
-    if (is_gpu_fence(op) || (op.rfind("ld.", 0) == 0 && op.find(".acquire") != std::string::npos)) return;
+    if (is_gpu_fence(op) || (op.rfind("ld.", 0) == 0 && op.find(".acquire") != std::string::npos && gpu_scope(op)))
+      return;
     // The Programming Guide's own example reads the partials through a volatile pointer: accepted.
     if (op.rfind("ld.volatile.global", 0) == 0) return;
   }
   FAIL() << "after its ticket (" << ticket << ") reduceSinglePass has no GPU-scope fence, no acquire or volatile load "
          << "and the atomic is not an acquire: the last block may read partial sums that it has not yet been guaranteed "
          << "to see (its L1 is not coherent with the other SMs' stores). Call __threadfence() once the ticket shows "
-         << "this block is last (before __syncthreads()), or make the fetch_add memory_order_acq_rel (check of "
+         << "this block is last (before __syncthreads()), or make the fetch_add memory_order_acq_rel"
+         << (gpu_scope(ticket) ? "" : " with cuda::thread_scope_device (a block-scope atomic orders nothing between blocks)")
+         << " (check of "
          << "the compiled code, " << CUDALAB_STUDENT_PTX << ")";
 }
 
