@@ -27,9 +27,9 @@
 
 namespace {
 
-const std::vector<std::string> kMetrics = {metric::kWarpsActive, metric::kWarpsEligible, metric::kIssueActive,
-                                           metric::kStallWait,   metric::kStallShortScoreboard,
-                                           metric::kSelected,    metric::kNotSelected};
+const std::vector<std::string> kMetrics = {metric::kWarpsActive, metric::kWarpsEligible,        metric::kIssueActive,
+                                           metric::kStallWait,   metric::kStallShortScoreboard, metric::kSelected,
+                                           metric::kNotSelected};
 
 /// One graded probe launch: what ncu measured, what you and the tests' model predict from it.
 struct Point {
@@ -84,9 +84,10 @@ class SchedulerPredictions : public cudalab::GpuTest {
       p.waiting = (l.get(metric::kStallWait) + l.get(metric::kStallShortScoreboard)) / 100.0;
       p.yours = predict_scheduler(p.warps, p.config.ilp, latency_);
       p.model = model_prediction(p.warps, p.config.ilp, latency_);
-      p.model_fits = std::fabs(p.model.issue_utilization - p.issue) <= tolerance("issue_abs_tolerance", p.issue) &&
-                     std::fabs(p.model.eligible_warps - p.eligible) <= tolerance("eligible_abs_tolerance", p.eligible) &&
-                     std::fabs(p.model.waiting_share - p.waiting) <= cudalab::threshold("waiting_abs_tolerance");
+      p.model_fits =
+          std::fabs(p.model.issue_utilization - p.issue) <= tolerance("issue_abs_tolerance", p.issue) &&
+          std::fabs(p.model.eligible_warps - p.eligible) <= tolerance("eligible_abs_tolerance", p.eligible) &&
+          std::fabs(p.model.waiting_share - p.waiting) <= cudalab::threshold("waiting_abs_tolerance");
       std::printf("[ PROFILE  ] %5d %3d | %6.2f | %6.3f %7.3f %7.3f | %6.2f %7.2f %7.2f | %6.2f %7.2f %7.2f | %s\n",
                   p.config.warps, p.config.ilp, p.warps, p.issue, p.yours.issue_utilization, p.model.issue_utilization,
                   p.eligible, p.yours.eligible_warps, p.model.eligible_warps, p.waiting, p.yours.waiting_share,
@@ -113,9 +114,9 @@ class SchedulerPredictions : public cudalab::GpuTest {
       const double tol = relative ? tolerance(abs_key, measured) : cudalab::threshold(abs_key);
       EXPECT_LE(std::fabs(yours - measured), tol)
           << what << " at " << p.config.warps << " warp(s) per scheduler (measured " << p.warps << " active), ILP "
-          << p.config.ilp << ", latency " << latency_ << " cycles: you predict " << yours << ", Nsight Compute measured "
-          << measured << " (" << ncu_name << "), allowed difference " << tol << ". The tests' model predicts "
-          << model_value(p, what) << ".";
+          << p.config.ilp << ", latency " << latency_ << " cycles: you predict " << yours
+          << ", Nsight Compute measured " << measured << " (" << ncu_name << "), allowed difference " << tol
+          << ". The tests' model predicts " << model_value(p, what) << ".";
     }
   }
 
@@ -132,10 +133,11 @@ class SchedulerPredictions : public cudalab::GpuTest {
 TEST_F(SchedulerPredictions, IssueUtilizationMatchesNsightCompute) {
   CUDALAB_RUN_NCU(r, "predictions", "chainsProbe", kMetrics);
   if (!read(r)) return;
-  grade("issue utilisation", metric::kIssueActive, "issue_abs_tolerance", true, [](const Point &p, double *m, double *y) {
-    *m = p.issue;
-    *y = p.yours.issue_utilization;
-  });
+  grade("issue utilisation", metric::kIssueActive, "issue_abs_tolerance", true,
+        [](const Point &p, double *m, double *y) {
+          *m = p.issue;
+          *y = p.yours.issue_utilization;
+        });
 }
 
 TEST_F(SchedulerPredictions, EligibleWarpsMatchNsightCompute) {
@@ -171,8 +173,8 @@ class IssueBound : public cudalab::GpuTest {
       for (const std::string &m : kMetrics)
         if (r.get(k, m) < 0) {
           std::printf("%s\n", r.output.c_str());
-          ADD_FAILURE() << "ncu did not report " << m << " for " << k << "; its output is above. Command: "
-                        << r.command;
+          ADD_FAILURE() << "ncu did not report " << m << " for " << k
+                        << "; its output is above. Command: " << r.command;
           return false;
         }
     std::printf("[ PROFILE  ] one block of 128 threads per SM (one warp per scheduler), 2 elements per thread\n");

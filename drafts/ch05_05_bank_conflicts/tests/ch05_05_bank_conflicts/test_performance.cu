@@ -19,8 +19,8 @@ constexpr int kRows = 8191, kCols = 8197;  // not multiples of 32: the edge tile
 class TransposePerformance : public cudalab::GpuTest {
  protected:
   /// Uploads the input and checks @p name on it (a kernel is not timed until it is correct).
-  bool prepare(const char *name, void (*launch)(const float *, float *, int, int, cudaStream_t),
-               int rows = kRows, int cols = kCols) {
+  bool prepare(const char *name, void (*launch)(const float *, float *, int, int, cudaStream_t), int rows = kRows,
+               int cols = kCols) {
     if (!data_ready_) {
       cudaError_t err = data_.init(rows, cols, seed());
       if (err != cudaSuccess) {
@@ -68,8 +68,7 @@ TEST_F(TransposePerformance, PaddedTileIsClearlyFasterThanTheConflictedOne) {
   const std::string shape = std::to_string(rows) + "x" + std::to_string(cols) + " (L2-resident, " +
                             std::to_string(kLaunches) + " launches a sample)";
   cudalab::expect_speedup({"transposeSharedPadded " + shape, "your transposeShared (tile[32][32]) " + shape, cmp,
-                           cudalab::threshold("padded_vs_shared"), "padded_vs_shared",
-                           data_.bytes() * kLaunches});
+                           cudalab::threshold("padded_vs_shared"), "padded_vs_shared", data_.bytes() * kLaunches});
 }
 
 // The same-structure baseline: out[r][c] = in[r][c] with the transposes' grid, 32 x 8 blocks and

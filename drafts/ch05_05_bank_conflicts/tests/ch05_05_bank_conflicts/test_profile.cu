@@ -34,8 +34,9 @@ class BankConflicts : public cudalab::GpuTest {
     const long long model = model_shared(&warp_loads);
     const cudalab::NcuResult info =
         cudalab::run_ncu(CUDALAB_NCU, CUDALAB_PROFILE_TARGET, "", "transposeShared", {kWavefrontsLd.ncu, kInstLd.ncu});
-    std::printf("[ PROFILE  ] %d x %d floats, 32 x 8 blocks; model = 31 extra wavefronts per warp load of tile[32][32]\n",
-                kProfileRows, kProfileCols);
+    std::printf(
+        "[ PROFILE  ] %d x %d floats, 32 x 8 blocks; model = 31 extra wavefronts per warp load of tile[32][32]\n",
+        kProfileRows, kProfileCols);
     std::printf("[ PROFILE  ] %-26s %-60s %14s %22s %14s %12s\n", "nvprof name", "Nsight Compute", kShared, kPadded,
                 "model shared", "model padded");
     const auto row = [](const Metric &m, double s, double p, long long ms, long long mp) {
@@ -44,8 +45,8 @@ class BankConflicts : public cudalab::GpuTest {
     row(kConflictsLd, r.get(kShared, kConflictsLd.ncu), r.get(kPadded, kConflictsLd.ncu), model, 0);
     row(kConflictsSt, r.get(kShared, kConflictsSt.ncu), r.get(kPadded, kConflictsSt.ncu), 0, 0);
     if (info.status == cudalab::NcuResult::Status::kOk) {
-      row(kWavefrontsLd, info.get(kShared, kWavefrontsLd.ncu), info.get(kPadded, kWavefrontsLd.ncu),
-          warp_loads * 32, warp_loads);
+      row(kWavefrontsLd, info.get(kShared, kWavefrontsLd.ncu), info.get(kPadded, kWavefrontsLd.ncu), warp_loads * 32,
+          warp_loads);
       row(kInstLd, info.get(kShared, kInstLd.ncu), info.get(kPadded, kInstLd.ncu), warp_loads, warp_loads);
       std::printf("[ PROFILE  ] (-1: not reported by this ncu/GPU)\n");
     } else {
@@ -71,7 +72,8 @@ TEST_F(BankConflicts, UnpaddedTileReadsConflict32Ways) {
   cudalab::report_profile("shared_conflicts_vs_model", ratio, limit, ">=", line);
   if (ratio < limit)
     GTEST_FAIL() << kShared << " shows " << ld << " shared-load bank conflicts (" << kConflictsLd.ncu
-                 << "), the model predicts " << model << " (31 per warp load: lane tx reads tile[tx][k], word 32 tx + k, "
+                 << "), the model predicts " << model
+                 << " (31 per warp load: lane tx reads tile[tx][k], word 32 tx + k, "
                  << "all in one bank); ratio " << ratio << ", required >= " << limit
                  << ". Does it read the tile by column from `__shared__ float tile[32][32]`, as the task says "
                  << "(this kernel is the \"before\" of the lab)?";
@@ -94,7 +96,8 @@ TEST_F(BankConflicts, PaddedTileHasAlmostNone) {
                  << "), so the padded kernel cannot be compared with it: see UnpaddedTileReadsConflict32Ways";
   const double ratio = (p_ld + p_st) / (s_ld + s_st), limit = cudalab::threshold("padded_conflicts_vs_shared");
   char line[200];
-  std::snprintf(line, sizeof line, "bank conflicts (ld + st), padded / shared: (%.0f + %.0f) / (%.0f + %.0f) = %.4f, required <= %.3f",
+  std::snprintf(line, sizeof line,
+                "bank conflicts (ld + st), padded / shared: (%.0f + %.0f) / (%.0f + %.0f) = %.4f, required <= %.3f",
                 p_ld, p_st, s_ld, s_st, ratio, limit);
   cudalab::report_profile("padded_conflicts_vs_shared", ratio, limit, "<=", line);
   if (ratio > limit)

@@ -32,8 +32,8 @@ bool gpu_scope(const std::string &op) {
 
 /// A release (@p acquire false) or acquire (true) atomic of GPU or system scope.
 bool orders(const std::string &atom, bool acquire) {
-  const bool sem = atom.find(".acq_rel") != std::string::npos ||
-                   atom.find(acquire ? ".acquire" : ".release") != std::string::npos;
+  const bool sem =
+      atom.find(".acq_rel") != std::string::npos || atom.find(acquire ? ".acquire" : ".release") != std::string::npos;
   return sem && gpu_scope(atom);
 }
 
@@ -56,7 +56,8 @@ class OrderingCode : public cudalab::HostTest {
     k_ = ptx_code::kernel(CUDALAB_STUDENT_PTX, {"_Z16reduceSinglePass"});
     if (!k_.found) return;
     atom_ = first_atomic(k_);
-    std::printf("[ CODE     ] reduceSinglePass (PTX): ticket %s; fences:", atom_ < 0 ? "(none)" : k_.lines[atom_].c_str());
+    std::printf("[ CODE     ] reduceSinglePass (PTX): ticket %s; fences:",
+                atom_ < 0 ? "(none)" : k_.lines[atom_].c_str());
     for (const std::string &op : k_.opcodes)
       if (op.rfind("membar", 0) == 0 || op.rfind("fence", 0) == 0) std::printf(" %s", op.c_str());
     std::printf("\n");
@@ -81,8 +82,10 @@ TEST_F(OrderingCode, PartialSumIsReleasedBeforeTheTicket) {
          << "the partial sum and the atomic, and the atomic is not a release: another block can see the ticket "
          << "before the partial sum. Put __threadfence() between partial[blockIdx.x] = sum and atomicAdd, or use "
          << "cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(*counter).fetch_add(1, "
-         << "cuda::memory_order_acq_rel)" << (gpu_scope(ticket) ? "" : "; a block-scope atomic orders nothing between blocks") << " (" << (store < 0 ? "no global store before the atomic; " : "")
-         << "check of the compiled code, " << CUDALAB_STUDENT_PTX << ")";
+         << "cuda::memory_order_acq_rel)"
+         << (gpu_scope(ticket) ? "" : "; a block-scope atomic orders nothing between blocks") << " ("
+         << (store < 0 ? "no global store before the atomic; " : "") << "check of the compiled code, "
+         << CUDALAB_STUDENT_PTX << ")";
 }
 
 TEST_F(OrderingCode, LastBlockAcquiresBeforeReadingThePartials) {
@@ -98,13 +101,15 @@ TEST_F(OrderingCode, LastBlockAcquiresBeforeReadingThePartials) {
     // The Programming Guide's own example reads the partials through a volatile pointer: accepted.
     if (op.rfind("ld.volatile.global", 0) == 0) return;
   }
-  FAIL() << "after its ticket (" << ticket << ") reduceSinglePass has no GPU-scope fence, no acquire or volatile load "
-         << "and the atomic is not an acquire: the last block may read partial sums that it has not yet been guaranteed "
-         << "to see (its L1 is not coherent with the other SMs' stores). Call __threadfence() once the ticket shows "
-         << "this block is last (before __syncthreads()), or make the fetch_add memory_order_acq_rel"
-         << (gpu_scope(ticket) ? "" : " with cuda::thread_scope_device (a block-scope atomic orders nothing between blocks)")
-         << " (check of "
-         << "the compiled code, " << CUDALAB_STUDENT_PTX << ")";
+  FAIL()
+      << "after its ticket (" << ticket << ") reduceSinglePass has no GPU-scope fence, no acquire or volatile load "
+      << "and the atomic is not an acquire: the last block may read partial sums that it has not yet been guaranteed "
+      << "to see (its L1 is not coherent with the other SMs' stores). Call __threadfence() once the ticket shows "
+      << "this block is last (before __syncthreads()), or make the fetch_add memory_order_acq_rel"
+      << (gpu_scope(ticket) ? ""
+                            : " with cuda::thread_scope_device (a block-scope atomic orders nothing between blocks)")
+      << " (check of "
+      << "the compiled code, " << CUDALAB_STUDENT_PTX << ")";
 }
 
 }  // namespace

@@ -52,7 +52,9 @@ class SinglePassPerformance : public cudalab::GpuTest {
 };
 
 // 256 MiB: both are bound by DRAM; the single pass must not be slower.
-TEST_F(SinglePassPerformance, NotSlowerThanTwoLaunchesAt2Pow26) { versus_two_pass(1 << 26, 31, 1, "single_vs_two_pass_2e26"); }
+TEST_F(SinglePassPerformance, NotSlowerThanTwoLaunchesAt2Pow26) {
+  versus_two_pass(1 << 26, 31, 1, "single_vs_two_pass_2e26");
+}
 
 // 1 MiB: the input stays in L2 and the launch gap is a large part of the time: one launch wins.
 // Ten launches of each side a sample: one 10 us launch a sample measured with 8-19 % noise.
