@@ -4,6 +4,7 @@
     tools/calibrate.py --build build/check [--repeat 3] [-L performance] [--margin 0.85] [--write]
     tools/calibrate.py --from build/gpu-check/check-1.json build/gpu-check/check-2.json ... [--write]
     tools/calibrate.py --from build/check/grade/summary.json --write-overrides thresholds-overrides.json
+    tools/calibrate.py --from run-1.json run-2.json run-3.json --min-headroom 1.1
 
 --build runs `ctest --test-dir DIR -L LABEL -LE profile` REPEAT times (one test at a time, with
 no $CUDALAB_THRESHOLD_* overrides) in a build of the reference solutions (the `check` preset) and
@@ -28,6 +29,10 @@ runs (and all tests using the key), and
     suggested = margin x smallest measurement, rounded down to 2 significant figures
 
 (margin 0.85 by default: 15 % below the worst run). Every threshold is a minimum ("required >=").
+The headroom column is the smallest measurement / the current value: how far the reference's
+worst run stays above the threshold. --min-headroom H marks every row below H and exits 1 if
+there is one (for example 1.1 before a course starts: every threshold at least 10 % below the
+reference's worst run).
 --write puts the suggested values into tests/<lab>/grading.json ("value") with a "calibrated" note
 (device, date, min/median, the margin, and after "before:" the hand-set value and its note, kept
 through later recalibrations); the rest of the file is left as it is. --only LAB
@@ -206,15 +211,29 @@ def table(measurements: list[Measurement], thresholds: dict[str, dict[str, dict]
     return list(rows.values())
 
 
-def render(rows: list[Row], unmapped: list[Measurement], margin: float, runs: int, device: str) -> str:
+def headroom(r: Row) -> float | None:
+    """The smallest measurement / the current value (None: not measured, or no positive value)."""
+    return min(r.values) / r.current if r.values and r.current else None
+
+
+def short_of_headroom(rows: list[Row], min_headroom: float | None) -> list[Row]:
+    """The measured rows whose headroom is below @p min_headroom (none when it is None)."""
+    return [r for r in rows if min_headroom and headroom(r) is not None and headroom(r) < min_headroom]
+
+
+def render(rows: list[Row], unmapped: list[Measurement], margin: float, runs: int, device: str,
+           min_headroom: float | None = None) -> str:
     lines = [f"Calibration from {runs} run(s) on {device}",
-             f"suggested = {margin:.0%} of the smallest measurement, rounded down to 2 significant figures", ""]
-    head = f"{'lab':<34} {'key':<30} {'current':>8} {'measured min / median (n)':>26} {'suggested':>10}  note"
+             f"suggested = {margin:.0%} of the smallest measurement, rounded down to 2 significant figures",
+             "headroom = smallest measurement / current value", ""]
+    head = (f"{'lab':<34} {'key':<30} {'current':>8} {'measured min / median (n)':>26} {'headroom':>8} "
+            f"{'suggested':>10}  note")
     lines += [head, "-" * len(head)]
+    short = {(r.lab, r.key) for r in short_of_headroom(rows, min_headroom)}
     for r in rows:
         cur = f"{r.current:g}" if r.current is not None else "-"
         if not r.values:
-            lines.append(f"{r.lab:<34} {r.key:<30} {cur:>8} {'not measured':>26} {'-':>10}")
+            lines.append(f"{r.lab:<34} {r.key:<30} {cur:>8} {'not measured':>26} {'-':>8} {'-':>10}")
             continue
         lo, med = min(r.values), statistics.median(r.values)
         sug = suggest(r.values, margin)
@@ -226,8 +245,11 @@ def render(rows: list[Row], unmapped: list[Measurement], margin: float, runs: in
             note = "tighter" if sug > Decimal(repr(r.current)) else "looser"
         if loses_speed_up(r.current, sug):
             note += "; <= 1 no longer requires a speed-up: not written (keep the value, or a --margin nearer 1)"
+        if (r.lab, r.key) in short:
+            note += f"; headroom below {min_headroom:g}"
+        room = headroom(r)
         lines.append(f"{r.lab:<34} {r.key:<30} {cur:>8} {f'{lo:g} / {med:g} ({len(r.values)})':>26} "
-                     f"{fmt_decimal(sug):>10}  {note}")
+                     f"{(f'{room:.3f}' if room is not None else '-'):>8} {fmt_decimal(sug):>10}  {note}")
     if unmapped:
         lines += ["", "Measurements without a threshold key (left alone):"]
         lines += [f"  {m.test}: {m.line}" for m in unmapped]
@@ -375,6 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="ctest runs with --build (default 3)")
     parser.add_argument("-L", dest="label", default="performance", help="ctest label regex (default performance)")
     parser.add_argument("--margin", type=float, default=0.85, help="suggested = margin x worst (default 0.85)")
+    parser.add_argument("--min-headroom", type=float, metavar="H",
+                        help="mark the thresholds whose smallest measurement / value is below H; exit 1 if any")
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--write", action="store_true", help="write the suggestions into tests/<lab>/grading.json")
     out.add_argument("--write-overrides", type=Path, metavar="FILE",
@@ -407,7 +431,12 @@ def run(args) -> int:
         print("calibrate: no performance measurements in these runs (GPU tests skipped without a GPU?)")
         return 1
     rows = table(measurements, thresholds, current)
-    print(render(rows, [m for m in measurements if not m.key], args.margin, len(summaries), device), end="")
+    print(render(rows, [m for m in measurements if not m.key], args.margin, len(summaries), device,
+                 args.min_headroom), end="")
+    short = short_of_headroom(rows, args.min_headroom)
+    if short:
+        print(f"\n{len(short)} threshold(s) with headroom below {args.min_headroom:g}: "
+              + ", ".join(f"{r.lab} {r.key} ({headroom(r):.3f})" for r in short))
     if args.write:
         changed = write(rows, thresholds, args.root, args.margin, len(summaries), device, args.only)
         print("\nWritten (the next build compiles them in: cmake --build --preset check):" if changed else "\nNothing written.")
@@ -421,7 +450,7 @@ def run(args) -> int:
         print(f"\nWritten to {args.write_overrides} for {name} (the next configure compiles them in: "
               "cmake --workflow --preset check):" if changed else "\nNothing written.")
         print("\n".join(f"  {c}" for c in changed))
-    return 0
+    return 1 if short else 0
 
 if __name__ == "__main__":
     sys.exit(main())

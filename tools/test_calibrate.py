@@ -240,15 +240,31 @@ class CalibrateTest(unittest.TestCase):
         rc, out = self.main("--from", *map(str, self.runs))
         self.assertEqual(rc, 0)
         rows = {line.split()[1]: line for line in out.splitlines() if line.startswith(LAB)}
-        self.assertRegex(rows["cub_ratio"], r"0\.85\s+1\.05 / 1\.075 \(2\)\s+0\.89\s+tighter")
-        self.assertRegex(rows["pick_vs_best"], r"0\.9\s+0\.97 / 0\.995 \(4\)\s+0\.82\s+looser")
-        self.assertRegex(rows["pct_of_copy"], r"60\s+74\.3 / 74\.6 \(2\)\s+63\s+tighter")
+        self.assertRegex(rows["cub_ratio"], r"0\.85\s+1\.05 / 1\.075 \(2\)\s+1\.235\s+0\.89\s+tighter")
+        self.assertRegex(rows["pick_vs_best"], r"0\.9\s+0\.97 / 0\.995 \(4\)\s+1\.078\s+0\.82\s+looser")
+        self.assertRegex(rows["pct_of_copy"], r"60\s+74\.3 / 74\.6 \(2\)\s+1\.238\s+63\s+tighter")
         self.assertIn("FAILED", rows["copy_fraction"])   # 0.80 < 0.85 in run 2
         self.assertIn("not measured", rows["never_run"])
         self.assertIn("Other.Unknown", out)
         self.assertIn("NVIDIA Test GPU", out)
         _, out = self.main("--from", str(self.runs[0]), "--margin", "0.9")
         self.assertIn("90% of the smallest", out)
+
+    def test_min_headroom_marks_the_rows_below_it_and_exits_1(self):
+        # headroom = smallest measurement / value: cub_ratio 1.05 / 0.85 = 1.235, pick_vs_best
+        # 0.97 / 0.9 = 1.078, copy_fraction 0.80 / 0.85 = 0.941 (the reference failed there)
+        rc, out = self.main("--from", *map(str, self.runs), "--min-headroom", "1.1")
+        self.assertEqual(rc, 1)
+        rows = {line.split()[1]: line for line in out.splitlines() if line.startswith(LAB)}
+        self.assertIn("headroom below 1.1", rows["pick_vs_best"])
+        self.assertIn("headroom below 1.1", rows["copy_fraction"])
+        self.assertNotIn("headroom below", rows["cub_ratio"])
+        self.assertNotIn("headroom below", rows["never_run"])   # not measured: no headroom
+        self.assertIn("2 threshold(s) with headroom below 1.1", out)
+        self.assertIn("pick_vs_best (1.078)", out)
+        rc, out = self.main("--from", *map(str, self.runs), "--min-headroom", "0.9")
+        self.assertEqual(rc, 0)
+        self.assertNotIn("headroom below", out)
 
     def test_write_changes_values_and_notes_only(self):
         path = self.root / "tests" / LAB / "grading.json"
