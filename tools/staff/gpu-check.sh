@@ -5,13 +5,17 @@
 #   * every skeleton correctness test must fail (skeletons are not solutions),
 #   * any test whose result is the same for skeleton and reference is listed: it cannot fail.
 #
-#   tools/staff/gpu-check.sh [--repeat N] [-L <label regex>] [--no-demos] [-j N]
+#   tools/staff/gpu-check.sh [--repeat N] [-L <label regex>] [--no-demos] [-j N] [--min-headroom H]
 #   tools/staff/gpu-check.sh --hang
 #
 # -j N runs up to N correctness tests at once (default: the test preset's 4); tests that time
 # kernels, run Nsight Compute or size their data from the free GPU memory are RUN_SERIAL in CTest
 # and still run alone. After each run the 12 slowest tests and the time spent in tests that run
 # alone are printed (from ctest's JUnit file, kept in build/gpu-check/).
+#
+# At the end, tools/calibrate.py prints every timed threshold with the reference's smallest and
+# median measurement over the runs and its headroom (smallest / threshold); with --min-headroom H
+# (for example 1.1) a threshold with less headroom than H makes the summary fail.
 #
 # --hang measures the worst case of the hang watchdog: a copy of the repository in which every
 # kernel of solutions/ starts with an endless loop is configured, built and graded with the
@@ -26,6 +30,7 @@ demos=1
 jobs_args=()
 label_args=()
 hang=0
+min_headroom=""
 while (($#)); do
   case "$1" in
     --repeat) repeat="$2"; shift 2 ;;
@@ -33,7 +38,8 @@ while (($#)); do
     --no-demos) demos=0; shift ;;
     -j) jobs_args=(-j "$2"); shift 2 ;;
     --hang) hang=1; shift ;;
-    *) echo "usage: $0 [--repeat N] [-L label] [--no-demos] [-j N] | --hang" >&2; exit 2 ;;
+    --min-headroom) min_headroom="$2"; shift 2 ;;
+    *) echo "usage: $0 [--repeat N] [-L label] [--no-demos] [-j N] [--min-headroom H] | --hang" >&2; exit 2 ;;
   esac
 done
 out=build/gpu-check
@@ -146,6 +152,13 @@ done
 
 python3 tools/staff/compare_variants.py --skeleton "$out/grade.json" "${summaries[@]}"
 rc=$?
+echo "== thresholds and the reference's headroom over $repeat run(s)"
+headroom=$(python3 tools/calibrate.py --from "${summaries[@]}" ${min_headroom:+--min-headroom "$min_headroom"} 2>&1)
+sed 's/^/   /' <<<"$headroom"
+if [[ -n $min_headroom ]] && grep -q "with headroom below" <<<"$headroom"; then
+  echo "RESULT: a threshold has less headroom than $min_headroom over the reference's runs (above)"
+  rc=1
+fi
 if ((${#build_problems[@]})); then
   echo "RESULT: BUILD ERRORS in: ${build_problems[*]} (see $out/build-*.log)"
   rc=1
