@@ -31,8 +31,8 @@ runs (and all tests using the key), and
 (margin 0.85 by default: 15 % below the worst run). Every threshold is a minimum ("required >=").
 The headroom column is the smallest measurement / the current value: how far the reference's
 worst run stays above the threshold. --min-headroom H marks every row below H and exits 1 if
-there is one (for example 1.1 before a course starts: every threshold at least 10 % below the
-reference's worst run).
+there is one (for example 1.1 before a course starts: the reference's worst run at least 10 %
+above every timed threshold). With --write it reports the headroom of the values before writing.
 --write puts the suggested values into tests/<lab>/grading.json ("value") with a "calibrated" note
 (device, date, min/median, the margin, and after "before:" the hand-set value and its note, kept
 through later recalibrations); the rest of the file is left as it is. --only LAB

@@ -154,9 +154,11 @@ python3 tools/staff/compare_variants.py --skeleton "$out/grade.json" "${summarie
 rc=$?
 echo "== thresholds and the reference's headroom over $repeat run(s)"
 headroom=$(python3 tools/calibrate.py --from "${summaries[@]}" ${min_headroom:+--min-headroom "$min_headroom"} 2>&1)
+headroom_rc=$?
 sed 's/^/   /' <<<"$headroom"
-if [[ -n $min_headroom ]] && grep -q "with headroom below" <<<"$headroom"; then
-  echo "RESULT: a threshold has less headroom than $min_headroom over the reference's runs (above)"
+if [[ -n $min_headroom && $headroom_rc -ne 0 ]]; then
+  echo "RESULT: FAILED: --min-headroom $min_headroom: a threshold has less headroom over the reference's runs," \
+       "or calibrate.py could not read them (above)"
   rc=1
 fi
 if ((${#build_problems[@]})); then

@@ -9,7 +9,9 @@
 //    ld.acquire.
 // __threadfence_block() (membar.cta) orders only within the block and does not count; nor does a
 // release/acquire atomic or load of block or cluster scope (cuda::thread_scope_block gives
-// atom.acq_rel.cta: it orders nothing between blocks). An atom or ld without a scope is .gpu.
+// atom.acq_rel.cta: it orders nothing between blocks), and the ticket itself must be a GPU-scope
+// atomic (atomicAdd_block's atom.cta is atomic only within a block). An atom or ld without a scope
+// is .gpu.
 #include "ptx_code.hpp"
 
 #include "cudalab/testing.cuh"
@@ -72,6 +74,13 @@ TEST_F(OrderingCode, PartialSumIsReleasedBeforeTheTicket) {
                          "atomicAdd(counter, 1) or a cuda::atomic_ref fetch_add (check of the compiled code, "
                       << CUDALAB_STUDENT_PTX << ")";
   const std::string &ticket = k_.opcodes[atom_];
+  // A block-scope atomic (atomicAdd_block) is atomic only among the threads of one block: two
+  // blocks may draw the same ticket, and then no block or two blocks add the partials.
+  ASSERT_TRUE(gpu_scope(ticket)) << "reduceSinglePass takes its ticket with a block-scope atomic (" << ticket
+                                 << "): it is atomic only within one block, so two blocks can draw the same ticket. "
+                                    "Use atomicAdd (GPU scope) or cuda::atomic_ref with cuda::thread_scope_device "
+                                    "(check of the compiled code, "
+                                 << CUDALAB_STUDENT_PTX << ")";
   if (orders(ticket, false)) return;
   int store = -1;
   for (int i = 0; i < atom_; ++i) {
