@@ -222,14 +222,14 @@ def short_of_headroom(rows: list[Row], min_headroom: float | None) -> list[Row]:
 
 
 def render(rows: list[Row], unmapped: list[Measurement], margin: float, runs: int, device: str,
-           min_headroom: float | None = None) -> str:
+           short: list[Row] = (), min_headroom: float | None = None) -> str:
     lines = [f"Calibration from {runs} run(s) on {device}",
              f"suggested = {margin:.0%} of the smallest measurement, rounded down to 2 significant figures",
              "headroom = smallest measurement / current value", ""]
     head = (f"{'lab':<34} {'key':<30} {'current':>8} {'measured min / median (n)':>26} {'headroom':>8} "
             f"{'suggested':>10}  note")
     lines += [head, "-" * len(head)]
-    short = {(r.lab, r.key) for r in short_of_headroom(rows, min_headroom)}
+    short_keys = {(r.lab, r.key) for r in short}
     for r in rows:
         cur = f"{r.current:g}" if r.current is not None else "-"
         if not r.values:
@@ -245,7 +245,7 @@ def render(rows: list[Row], unmapped: list[Measurement], margin: float, runs: in
             note = "tighter" if sug > Decimal(repr(r.current)) else "looser"
         if loses_speed_up(r.current, sug):
             note += "; <= 1 no longer requires a speed-up: not written (keep the value, or a --margin nearer 1)"
-        if (r.lab, r.key) in short:
+        if (r.lab, r.key) in short_keys:
             note += f"; headroom below {min_headroom:g}"
         room = headroom(r)
         lines.append(f"{r.lab:<34} {r.key:<30} {cur:>8} {f'{lo:g} / {med:g} ({len(r.values)})':>26} "
@@ -431,9 +431,9 @@ def run(args) -> int:
         print("calibrate: no performance measurements in these runs (GPU tests skipped without a GPU?)")
         return 1
     rows = table(measurements, thresholds, current)
-    print(render(rows, [m for m in measurements if not m.key], args.margin, len(summaries), device,
-                 args.min_headroom), end="")
     short = short_of_headroom(rows, args.min_headroom)
+    print(render(rows, [m for m in measurements if not m.key], args.margin, len(summaries), device, short,
+                 args.min_headroom), end="")
     if short:
         print(f"\n{len(short)} threshold(s) with headroom below {args.min_headroom:g}: "
               + ", ".join(f"{r.lab} {r.key} ({headroom(r):.3f})" for r in short))

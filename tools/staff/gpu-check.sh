@@ -31,15 +31,17 @@ jobs_args=()
 label_args=()
 hang=0
 min_headroom=""
+usage="usage: $0 [--repeat N] [-L label] [--no-demos] [-j N] [--min-headroom H] | --hang"
 while (($#)); do
   case "$1" in
+    --repeat|-L|-j|--min-headroom) (($# >= 2)) || { echo "$1 needs a value; $usage" >&2; exit 2; } ;;&
     --repeat) repeat="$2"; shift 2 ;;
     -L) label_args=(-L "$2"); shift 2 ;;
     --no-demos) demos=0; shift ;;
     -j) jobs_args=(-j "$2"); shift 2 ;;
     --hang) hang=1; shift ;;
     --min-headroom) min_headroom="$2"; shift 2 ;;
-    *) echo "usage: $0 [--repeat N] [-L label] [--no-demos] [-j N] [--min-headroom H] | --hang" >&2; exit 2 ;;
+    *) echo "$usage" >&2; exit 2 ;;
   esac
 done
 out=build/gpu-check

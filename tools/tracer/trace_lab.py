@@ -118,7 +118,7 @@ def run(args) -> int:
     elif not trace.launches:
         print("nothing was recorded: no kernel launch reached the tracer (try CUDA_MODULE_LOADING=EAGER)")
         failed = True
-    if lab.startswith(facts.EXPECTED_LABS):
+    if facts.has_expectations(lab):
         problems = facts.expect(lab, trace)
         if args.expect:
             for p in problems:

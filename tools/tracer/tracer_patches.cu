@@ -64,10 +64,6 @@ __device__ __forceinline__ void emit(void *userdata, uint8_t kind, uint64_t pc, 
   r.reserved[0] = r.reserved[1] = r.reserved[2] = 0;
 }
 
-}  // namespace
-
-namespace {
-
 /// @brief What both memory-access patches do: record the access, except a cache prefetch
 /// (SANITIZER_MEMORY_DEVICE_FLAG_PREFETCH, 0x8 in the 12.6 header), which accesses no data.
 __device__ __forceinline__ SanitizerPatchResult record_access(void *userdata, uint8_t kind, uint64_t pc, void *ptr,
