@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tools/: the shared modules
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/staff: operators.py
 import grade_submission  # noqa: E402
 import labinfo  # noqa: E402
 import stubgen  # noqa: E402
@@ -326,12 +327,14 @@ def merge_junit(parts: list[Path], out: Path) -> None:
 
 
 def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_jobs: int,
-              build_jobs: int, stop_early: bool, times: dict | None = None) -> tuple[dict | None, str, bool]:
+              build_jobs: int, stop_early: bool, times: dict | None = None, host_first: bool = False,
+              host_only: bool = False) -> tuple[dict | None, str, bool]:
     """Builds the overlaid lab and runs its tests: correctness tests (up to gpu_jobs at once, the
     GPU shared with other labs' correctness runs), then performance tests with the GPU to
     themselves. With stop_early, a "lose" mutant that already lost correctness points skips the
     performance tests. Returns the summary (None if grading failed), the score table, and whether
-    the performance tests ran. Correctness tests labelled "serial" (RUN_SERIAL: they size their data
+    the performance tests ran. With host_first the lab's host tests run first, and a wrong mutant
+    they already cost points goes no further (host_only: nothing else runs). Correctness tests labelled "serial" (RUN_SERIAL: they size their data
     from the free GPU memory) also have the GPU to themselves. `times` receives the seconds spent
     building, waiting for the GPU and running tests."""
     times = times if times is not None else {}
@@ -373,6 +376,11 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
         except (OSError, ValueError):
             return None, table
 
+    def lost_on_host(summary: dict | None) -> bool:
+        return summary is not None and any(
+            t["lab"] == lab and t["where"] == "host" and t["status"] in ("failed", "not built") and t["max_points"] > 0
+            for t in summary["tests"])
+
     def lost_correctness(summary: dict | None) -> bool:
         if summary is None:
             return False
@@ -380,8 +388,15 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
         return got < total
 
     (work / "ctest.log").write_text("")
+    if host_first:
+        # The host tests need no GPU: a mutant they kill never waits for it (and on a machine
+        # without a GPU they are all there is to grade).
+        ctest("correctness", 2, ["-L", "^host$"], part="host")
+        summary, table = grade()
+        if host_only or (stop_early and expect == "lose" and lost_on_host(summary)):
+            return summary, table, False
     with holding(gpu.shared()):
-        ctest("correctness", gpu_jobs, ["-LE", "^serial$"])
+        ctest("correctness", gpu_jobs, ["-LE", "^(serial|host)$"] if host_first else ["-LE", "^serial$"])
     if stop_early and expect == "lose":
         # A wrong mutant that already lost points need not wait for the GPU alone (serial tests).
         summary, table = grade()
@@ -398,7 +413,22 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
     return summary, table, True
 
 
-def run_slot(lab: str, mutants: list[Path], work: Path, gpu: GpuLock, args, report) -> list[Row]:
+@dataclass
+class Item:
+    """One submission to grade in a slot: a mutant folder, or an operator mutant (tools/staff/operators.py)."""
+    name: str
+    load: "callable"  # () -> (spec, files); raises MutantError
+    done: "callable | None" = None  # (summary, row, perf_ran) -> None, after it is graded
+
+
+def folder_item(lab: str, mutant: Path) -> Item:
+    def load():
+        spec = load_spec(mutant)
+        return spec, mutant_files(lab, mutant, spec)
+    return Item(mutant.name, load)
+
+
+def run_slot(lab: str, items: list[Item], work: Path, gpu: GpuLock, args, report) -> list[Row]:
     """One pristine tree and build for a share of a lab's mutants; each is overlaid in turn and
     rebuilt incrementally."""
     rows = []
@@ -407,19 +437,20 @@ def run_slot(lab: str, mutants: list[Path], work: Path, gpu: GpuLock, args, repo
     except (grade_submission.GradingError, grade_submission.SubmissionError) as e:
         first = str(e).splitlines()[0][:150]
         return [report(Row(lab, m.name, "?", "-", False, f"not graded: {first} (see {work}/configure.log)"))
-                for m in mutants]
-    for mutant in mutants:
+                for m in items]
+    for item in items:
         try:
-            spec = load_spec(mutant)
-            files = mutant_files(lab, mutant, spec)
+            spec, files = item.load()
         except MutantError as e:
-            rows.append(report(Row(lab, mutant.name, "?", "-", False, f"does not apply: {e}"[:150])))
+            rows.append(report(Row(lab, item.name, "?", "-", False, f"does not apply: {e}"[:150])))
             continue
         grade_submission.overlay(tree, files, [lab], [])
         times: dict = {}
         summary, table, perf_ran = grade_lab(work, build, lab, spec["expect"], gpu, args.gpu_jobs,
-                                             args.build_jobs, args.stop_early, times)
-        (work / f"{mutant.name}.txt").write_text(f"{spec['why']}\n\n{table}")
+                                             args.build_jobs, args.stop_early, times,
+                                             host_first=getattr(args, "host_first", False),
+                                             host_only=getattr(args, "host_only", False))
+        (work / f"{item.name.replace(':', '-')}.txt").write_text(f"{spec['why']}\n\n{table}")
         try:
             s = summary["labs"][lab]
             got = s["correctness"][0] + s["performance"][0]
@@ -435,7 +466,10 @@ def run_slot(lab: str, mutants: list[Path], work: Path, gpu: GpuLock, args, repo
         points = f"{got:g}/{total:g}" + ("" if perf_ran else " (correctness only)")
         first = f"{lost[0]['name'].split('.', 1)[1]}: {lost[0]['reason']}"[:150] if lost else ""
         seconds = f"[build {times['build']:.0f} s, GPU wait {times['wait']:.0f} s, tests {times['tests']:.0f} s]"
-        rows.append(report(Row(lab, mutant.name, spec["expect"], points, ok, first, seconds)))
+        row = Row(lab, item.name, spec["expect"], points, ok, first, seconds)
+        if item.done:
+            item.done(summary, row, perf_ran)
+        rows.append(report(row))
     return rows
 
 
@@ -462,7 +496,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="grading: only these mutants (their names, or lab/name)")
     parser.add_argument("--stop-early", action="store_true",
                         help="a wrong mutant that already lost correctness points skips what needs the GPU alone")
+    parser.add_argument("--operators", action="store_true",
+                        help="grade the operator mutants of tools/staff/operators.py (every site of every "
+                             "operator) instead of the mutant folders, and record them in each lab's ledger")
+    parser.add_argument("--operator", action="append", default=[], metavar="OP",
+                        help="--operators: only this operator (repeatable)")
+    parser.add_argument("--regrade", action="store_true",
+                        help="--operators: grade again what the ledger already holds for these sources")
+    parser.add_argument("--host-only", action="store_true",
+                        help="--operators: run the host tests only (a machine without a GPU); a mutant they kill "
+                             "is recorded, one they do not is left ungraded")
+    parser.add_argument("--sample", type=int, default=0, metavar="N",
+                        help="--operators --host-only: grade again N mutants that the ledger says host tests kill "
+                             "(chosen with --seed) and fail if one of them now survives")
+    parser.add_argument("--seed", type=int, default=None, help="--sample: the seed (default: printed, random)")
     args = parser.parse_args(argv)
+    if args.operators:
+        return main_operators(args)
     if args.compile and not args.check:
         parser.error("--compile goes with --check")
     if args.check:
@@ -490,7 +540,7 @@ def main(argv: list[str] | None = None) -> int:
         mutants = [m for _, m in group]
         n = max(1, math.ceil(len(mutants) / max(1, args.per_tree))) if args.jobs > 1 else 1
         for k in range(n):
-            share = mutants[k::n]
+            share = [folder_item(lab, m) for m in mutants[k::n]]
             slots.append((lab, share, (args.out / (lab if n == 1 else f"{lab}-{k}")).resolve()))
     for _, _, work in slots:  # never write over a directory the grader did not make
         problem = grade_submission.out_problem(work)
@@ -522,6 +572,123 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "kill-table.txt").write_text("\n".join(lines) + "\n")
     print("\n" + "\n".join(lines))
     return 0 if rows and all(r.ok for r in rows) else 1
+
+
+def classify(summary: dict | None, lab: str, perf_ran: bool, host_only: bool) -> tuple[str | None, str]:
+    """What one graded operator mutant was: ("killed", "host"|"gpu"), ("stillborn", ""),
+    ("survived", ""), or (None, "") when the run cannot tell (host tests only, GPU tests skipped)."""
+    tests = [t for t in (summary or {}).get("tests", []) if t.get("lab") == lab]
+    if not tests:
+        return None, ""
+    if any(t["status"] == "not built" for t in tests):
+        return "stillborn", ""
+    failed = [t for t in tests if t["status"] == "failed" and t["max_points"] > 0]
+    if failed:
+        return "killed", "host" if any(t["where"] == "host" for t in failed) else "gpu"
+    if host_only or not perf_ran or any(t["status"] == "skipped" and t["where"] == "gpu" for t in tests):
+        return None, ""
+    return "survived", ""
+
+
+def main_operators(args) -> int:
+    """--operators: grade the operator mutants that the ledgers lack, record each result."""
+    import random
+    import operators  # noqa: E402 (tools/staff, beside this file)
+
+    unknown = labinfo.check_names(args.labs)
+    bad_ops = [o for o in args.operator if o not in operators.BY_ID]
+    if unknown or bad_ops:
+        for message in unknown + ([f"unknown operator {', '.join(bad_ops)}"] if bad_ops else []):
+            print(f"mutants: {message}", file=sys.stderr)
+        return 2
+    if args.sample and not args.host_only:
+        print("mutants: --sample goes with --host-only", file=sys.stderr)
+        return 2
+    labs = args.labs or labinfo.lab_names()
+    ledgers = {lab: operators.load_ledger(lab) for lab in labs}
+    tests = {lab: operators.tests_sha(lab) for lab in labs}
+    chosen: list[tuple[str, operators.Mutant]] = []
+    for lab in labs:
+        for m in operators.mutants_of(lab, operators=args.operator or None):
+            entry = ledgers[lab]["mutants"].get(m.id, {})
+            if args.sample:
+                if entry.get("sha") == m.sha and entry.get("result") == "killed" and entry.get("killed_by") == "host":
+                    chosen.append((lab, m))
+            elif args.regrade or operators.needs_grading(m, ledgers[lab], tests[lab]):
+                chosen.append((lab, m))
+    if args.sample:
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
+        print(f"mutants: --sample {args.sample} of {len(chosen)} host-killed operator mutants, seed {seed}")
+        chosen = sorted(random.Random(seed).sample(chosen, min(args.sample, len(chosen))),
+                        key=lambda c: (c[0], c[1].id))
+    if not chosen:
+        print("mutants: every operator mutant of these labs is in its ledger (--regrade grades them again)")
+        print(operators.score_table(labs))
+        return 0
+    lock = threading.Lock()
+    gpu_name = "no GPU (host tests only)" if args.host_only else ""
+    disagree: list[str] = []
+    results: dict[str, str] = {}
+
+    def item(lab: str, m) -> Item:
+        spec = {"expect": "lose", "why": f"operator {m.operator} at {m.where}: {m.before}  ->  {m.after}"}
+
+        def done(summary, row, perf_ran):
+            result, by = classify(summary, lab, perf_ran, args.host_only)
+            device = gpu_name or (summary or {}).get("device_name") or "GPU"
+            with lock:
+                results[f"{lab}/{m.id}"] = result or "ungraded"
+                if args.sample:
+                    if result != "killed":
+                        disagree.append(f"{lab}/{m.id}: the ledger says host tests kill it; now {result or 'not killed'}")
+                    return
+                if result is None:
+                    return
+                operators.record(ledgers[lab], m, result, row.points, row.first, tests[lab], device)
+                if by:
+                    ledgers[lab]["mutants"][m.id]["killed_by"] = by
+                operators.save_ledger(lab, ledgers[lab])
+        return Item(m.id, lambda: (spec, m.files), done)
+
+    slots = []
+    for lab, group in itertools.groupby(chosen, key=lambda c: c[0]):
+        ms = [m for _, m in group]
+        n = max(1, math.ceil(len(ms) / max(1, args.per_tree))) if args.jobs > 1 else 1
+        for k in range(n):
+            slots.append((lab, [item(lab, m) for m in ms[k::n]],
+                          (args.out / "operators" / (lab if n == 1 else f"{lab}-{k}")).resolve()))
+    for _, _, work in slots:
+        problem = grade_submission.out_problem(work)
+        if problem:
+            print(f"mutants: {problem}", file=sys.stderr)
+            return 2
+    args.stop_early = True  # an operator mutant is graded until it is killed
+    args.host_first = True
+    gpu = GpuLock(args.gpu_labs)
+    printing = threading.Lock()
+    print(f"mutants: {len(chosen)} operator mutants in {len(slots)} trees", flush=True)
+
+    def report(row: Row) -> Row:
+        with printing:
+            print(f"{results.get(f'{row.lab}/{row.name}', '?'):<9} {row.lab}/{row.name}: {row.points} {row.seconds} "
+                  f"{row.first}", flush=True)
+        return row
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        list(pool.map(lambda slot: run_slot(*slot, gpu, args, report), slots))
+    if args.sample:
+        for d in disagree:
+            print(f"mutants: {d}")
+        print(f"mutants: sample of {len(chosen)}: {len(chosen) - len(disagree)} killed by the host tests as the "
+              f"ledger says" + (f", {len(disagree)} not" if disagree else ""))
+        return 1 if disagree else 0
+    survivors = [f"  {lab}/{m.id}  {m.where}: {m.before}  ->  {m.after}" for lab, m in chosen
+                 if results.get(f"{lab}/{m.id}") == "survived" and m.id not in ledgers[lab]["equivalent"]]
+    print("\n" + operators.score_table(labs))
+    if survivors:
+        print(f"\nsurvivors of this run ({len(survivors)}): kill each with a check, or give the reason it is "
+              "equivalent in the lab's ledger (\"equivalent\")\n" + "\n".join(survivors))
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,227 @@
+"""Self-test of tools/staff/operators.py (no GPU, no build): each operator finds the sites it
+should in a small reference file and none it should not, mutants have stable ids and hashes,
+only solution regions are mutated, and the ledger's bookkeeping (what needs grading, the score,
+the checks of equivalent survivors) works. Also: every operator applies somewhere in the
+repository's own labs, and every lab's ledger is well formed. Skipped where tools/staff is absent
+(the student release)."""
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+try:
+    import operators
+except ImportError:  # the student release has no tools/staff
+    operators = None
+
+REFERENCE = """\
+/// @file lab.cu
+#include "lab.cuh"
+
+__global__ void slow(int *data, int *out, unsigned int n) {
+  // BEGIN SOLUTION
+  unsigned int tid = threadIdx.x;
+  for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s && tid + s < n) data[tid] += data[tid + s];  // "a < b" in a comment is no site
+    __syncthreads();
+  }
+  if (tid == 0) atomicAdd(out, data[0]);
+  // STUB: // TODO: reduce
+  // END SOLUTION
+}
+
+__global__ void fast(int *data, int *out, unsigned int n) {
+  // BEGIN SOLUTION
+  std::size_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = data[i];
+  __syncwarp();
+  // STUB: // TODO: copy
+  // END SOLUTION
+}
+
+__global__ void given(int *data, int *out, unsigned int n) {
+  if (threadIdx.x < n) __syncthreads();
+}
+
+cudaError_t launch(int *data, int *out, unsigned int n) {
+  // BEGIN SOLUTION
+  slow<<<(n + 255) / 256, 256>>>(data, out, n);
+  cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess) return err;
+  return cudaDeviceSynchronize();
+  // STUB: return cudaErrorNotSupported;
+  // END SOLUTION
+}
+
+double model(double a, double b) {
+  // BEGIN SOLUTION
+  return a * b + a / 2;
+  // STUB: return 0;
+  // END SOLUTION
+}
+
+bool check(const int *limits, const unsigned *dims) {
+  // BEGIN SOLUTION
+  for (int i = 0; i < 3; ++i)
+    if (dims[i] == 0 || dims[i] > unsigned(limits[i])) return false;
+  return true;
+  // STUB: return false;
+  // END SOLUTION
+}
+"""
+
+
+@unittest.skipIf(operators is None, "tools/staff/operators.py is not part of this tree")
+class OperatorTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = Path(self.tmp.name)
+        for d in ("solutions/ch01_lab", "labs/ch01_lab", "tests/ch01_lab"):
+            (self.root / d).mkdir(parents=True)
+        (self.root / "solutions/ch01_lab/lab.cu").write_text(REFERENCE)
+        (self.root / "tests/ch01_lab/CMakeLists.txt").write_text(
+            "cudalab_add_lab(ch01_lab\n  SOURCES lab.cu\n  GPU_TESTS test.cu)\n")
+        (self.root / "tests/ch01_lab/grading.json").write_text('{"lab": "ch01_lab", "total_points": 1, "points": []}')
+        self.mutants = operators.mutants_of("ch01_lab", self.root)
+        self.by_op = {}
+        for m in self.mutants:
+            self.by_op.setdefault(m.operator, []).append(m)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def text(self, m):
+        return m.files[next(iter(m.files))].decode()
+
+    def ids(self, op):
+        return [m.id for m in self.by_op.get(op, [])]
+
+    def test_functions_and_kinds(self):
+        src = operators.load_source(self.root / "solutions/ch01_lab/lab.cu", self.root)
+        self.assertEqual([(f.name, f.kind) for f in src.functions],
+                         [("slow", "kernel"), ("fast", "kernel"), ("given", "kernel"), ("launch", "host"),
+                          ("model", "host"), ("check", "host")])
+        self.assertNotIn("BEGIN SOLUTION", src.text)
+        self.assertNotIn("STUB", src.text)
+
+    def test_barriers_and_early_exit(self):
+        self.assertEqual(self.ids("no_block_barrier"), ["no_block_barrier:slow:1"])  # not in `given`
+        self.assertIn("(void)0;\n", self.text(self.by_op["no_block_barrier"][0]))
+        self.assertEqual(self.ids("no_warp_barrier"), ["no_warp_barrier:fast:1"])
+        self.assertEqual(self.ids("early_exit"), ["early_exit:slow:1"])  # fast has no block barrier
+        self.assertIn("  if (blockIdx.x * blockDim.x + threadIdx.x >= n) return;\n  unsigned int tid",
+                      self.text(self.by_op["early_exit"][0]))
+
+    def test_relational_sites_are_conditions_only(self):
+        afters = [m.after for m in self.by_op["relational"]]
+        # slow: s > 0, tid < s, tid + s < n; fast: i < n; launch: none (!= is not relational);
+        # check: i < 3, dims[i] > limit. The comment's "a < b" and the template-free code elsewhere: none.
+        self.assertEqual(len(afters), 6, afters)
+        self.assertTrue(any("s >= 0" in a for a in afters))
+        self.assertTrue(any("tid <= s" in a for a in afters))
+        self.assertFalse(any("a <= b" in a for a in afters))
+
+    def test_drop_operand(self):
+        afters = [m.after for m in self.by_op["drop_operand"]]
+        self.assertTrue(any(a.startswith("if ( tid + s < n) data[tid] += data[tid + s];") for a in afters), afters)
+        self.assertTrue(any(a.startswith("if (tid < s ) data[tid]") for a in afters), afters)
+        self.assertTrue(any("if (dims[i] == 0 ) return false;" in a for a in afters), afters)
+        self.assertTrue(any("if ( dims[i] > unsigned(limits[i])) return false;" in a for a in afters), afters)
+
+    def test_host_operators(self):
+        # `return cudaDeviceSynchronize();` made `return cudaSuccess;` is no_wait's mutant; the same
+        # file is not made twice.
+        self.assertEqual(self.ids("status_success"), ["status_success:launch:1"])
+        self.assertEqual(self.ids("no_error_query"), ["no_error_query:launch:1"])
+        self.assertEqual(self.ids("peek_error"), ["peek_error:launch:1"])
+        self.assertEqual(self.ids("no_wait"), ["no_wait:launch:1"])
+        self.assertIn("slow<<<1, 256>>>", self.text(self.by_op["launch_grid"][0]))
+        self.assertIn("slow<<<(n + 255) / 256, 32>>>", self.text(self.by_op["launch_block"][0]))
+        self.assertEqual([m.after for m in self.by_op["arithmetic"]],
+                         ["slow<<<(n - 255) / 256, 256>>>(data, out, n);",
+                          "slow<<<(n + 255) * 256, 256>>>(data, out, n);", "return a / b + a / 2;", "return a * b - a / 2;", "return a * b + a * 2;"])
+        self.assertEqual([m.after for m in self.by_op["loop_bound"]], ["for (int i = 0; i < 2; ++i)"])
+
+    def test_kernel_operators(self):
+        self.assertEqual([m.after for m in self.by_op["narrow_64"]],
+                         ["unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;"])
+        self.assertEqual(len(self.by_op["accumulate"]), 1)
+        self.assertIn("(*(out) += (data[0]))", self.text(self.by_op["plain_atomic"][0]))
+        body = self.text(self.by_op["baseline_body"][0])
+        self.assertEqual(self.ids("baseline_body"), ["baseline_body:fast:1"])  # `given` is not the student's
+        self.assertEqual(body.count("atomicAdd(out, data[0])"), 2)
+
+    def test_only_solution_regions_are_mutated(self):
+        for m in self.mutants:
+            self.assertNotEqual(m.function, "given", m.id)
+
+    def test_ids_and_hashes_are_stable(self):
+        again = operators.mutants_of("ch01_lab", self.root)
+        self.assertEqual([(m.id, m.sha) for m in again], [(m.id, m.sha) for m in self.mutants])
+        self.assertEqual(len({m.id for m in self.mutants}), len(self.mutants))
+        self.assertEqual(len({m.sha for m in self.mutants}), len(self.mutants))
+
+    def test_ledger(self):
+        lab = "ch01_lab"
+        ledger = operators.load_ledger(lab, self.root)
+        m, s = self.mutants[0], self.mutants[1]
+        self.assertTrue(operators.needs_grading(m, ledger, "t1"))
+        operators.record(ledger, m, "killed", "0/1", "x", "t1", "GPU")
+        operators.record(ledger, s, "survived", "1/1", "", "t1", "GPU")
+        self.assertFalse(operators.needs_grading(m, ledger, "t2"))  # killed stays killed
+        self.assertFalse(operators.needs_grading(s, ledger, "t1"))
+        self.assertTrue(operators.needs_grading(s, ledger, "t2"))  # a survivor meets new tests
+        ledger["equivalent"][s.id] = "too short"
+        operators.save_ledger(lab, ledger, self.root)
+        problems = operators.check_ledger(lab, self.root)
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("say why", problems[0])
+        ledger["equivalent"][s.id] = "nvcc moves the load under the guard, the PTX is the same"
+        ledger["equivalent"]["relational:nothing:9"] = "a reason for a mutant that does not exist"
+        operators.save_ledger(lab, ledger, self.root)
+        self.assertIn("no such mutant", " ".join(operators.check_ledger(lab, self.root)))
+        del ledger["equivalent"]["relational:nothing:9"]
+        operators.save_ledger(lab, ledger, self.root)
+        self.assertEqual(operators.check_ledger(lab, self.root), [])
+        c = operators.score(lab, self.root)
+        self.assertEqual((c["killed"], c["survived"], c["equivalent"]), (1, 0, 1))
+        self.assertEqual(c["ungraded"], len(self.mutants) - 2)
+        self.assertEqual(c["score"], 1.0)
+        # The reference changes: the entries no longer match the mutants' hashes.
+        path = self.root / "solutions/ch01_lab/lab.cu"
+        path.write_text(path.read_text().replace("data[tid + s];", "data[tid + s] ;"))
+        self.assertEqual(operators.score(lab, self.root)["ungraded"], len(self.mutants))
+
+    def test_ledger_malformed(self):
+        path = operators.ledger_path("ch01_lab", self.root)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{")
+        self.assertIn("not valid JSON", operators.check_ledger("ch01_lab", self.root)[0])
+        path.write_text(json.dumps({"mutants": {"x": {"result": "dead"}}}))
+        self.assertIn("needs sha and a result", operators.check_ledger("ch01_lab", self.root)[0])
+
+
+@unittest.skipIf(operators is None, "tools/staff/operators.py is not part of this tree")
+class RepositoryTest(unittest.TestCase):
+    def test_every_operator_applies_somewhere(self):
+        import labinfo
+        seen = {m.operator for lab in labinfo.lab_names() for m in operators.mutants_of(lab)}
+        drafts = operators.ROOT / "drafts"  # labs on their way in (their own tree each)
+        for d in sorted(drafts.iterdir()) if drafts.is_dir() else []:
+            if (d / "solutions").is_dir():
+                seen |= {m.operator for m in operators.mutants_of(d.name, d)}
+        self.assertEqual(sorted(set(operators.BY_ID) - seen), [], "operators with no site in any lab")
+
+    def test_ledgers_are_well_formed(self):
+        import labinfo
+        problems = [p for lab in labinfo.lab_names() for p in operators.check_ledger(lab)]
+        self.assertEqual(problems, [])
+
+    def test_catalogue_is_documented(self):
+        doc = (operators.ROOT / "docs" / "mutation.md").read_text()
+        for op in operators.OPERATORS:
+            self.assertIn(f"`{op.id}`", doc, f"docs/mutation.md does not list the operator {op.id}")
+
+
+if __name__ == "__main__":
+    unittest.main()
