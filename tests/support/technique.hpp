@@ -31,12 +31,12 @@ namespace technique {
 struct Fact {
   enum Kind { Count, Order, AfterLast, BeforeFirst, Any };
   Kind kind = Count;
-  std::string a;              ///< Count: the opcode regex; Order: the regex that must come first;
-                              ///< AfterLast/BeforeFirst: the regex of the boundary instruction
-  std::string b;              ///< Order: the regex that must come after; AfterLast/BeforeFirst: the counted regex
-  int min = -1;               ///< at least this many (-1: no lower bound)
-  int max = -1;               ///< at most this many (-1: no upper bound)
-  std::string why;            ///< the reason, for the failure message
+  std::string a;               ///< Count: the opcode regex; Order: the regex that must come first;
+                               ///< AfterLast/BeforeFirst: the regex of the boundary instruction
+  std::string b;               ///< Order: the regex that must come after; AfterLast/BeforeFirst: the counted regex
+  int min = -1;                ///< at least this many (-1: no lower bound)
+  int max = -1;                ///< at most this many (-1: no upper bound)
+  std::string why;             ///< the reason, for the failure message
   std::vector<Fact> any = {};  ///< Any: passes when one of these does
 };
 
@@ -61,8 +61,8 @@ inline int count_in(const std::vector<std::string> &ops, std::size_t from, std::
 }
 
 inline std::string bounds(const Fact &f) {
-  if (f.min >= 0 && f.max >= 0) return f.min == f.max ? "exactly " + std::to_string(f.min)
-                                                       : std::to_string(f.min) + " to " + std::to_string(f.max);
+  if (f.min >= 0 && f.max >= 0)
+    return f.min == f.max ? "exactly " + std::to_string(f.min) : std::to_string(f.min) + " to " + std::to_string(f.max);
   if (f.min >= 0) return "at least " + std::to_string(f.min);
   if (f.max >= 0) return "at most " + std::to_string(f.max);
   return "any number";
@@ -114,8 +114,8 @@ inline std::string check_fact(const ptx_code::Kernel &k, const Fact &f) {
       }
       const int n = after ? detail::count_in(ops, at + 1, ops.size(), f.b) : detail::count_in(ops, 0, at, f.b);
       if (detail::within(f, n)) return "";
-      return "expected " + detail::bounds(f) + " instructions matching /" + f.b + "/ " + where + " /" + f.a +
-             "/ (" + k.lines[at] + "), found " + std::to_string(n);
+      return "expected " + detail::bounds(f) + " instructions matching /" + f.b + "/ " + where + " /" + f.a + "/ (" +
+             k.lines[at] + "), found " + std::to_string(n);
     }
     case Fact::Any: {
       std::string all;
@@ -178,8 +178,8 @@ inline std::vector<std::string> registers(const std::string &operand) {
   for (std::size_t i = 0; i < operand.size(); ++i) {
     if (operand[i] != '%') continue;
     std::size_t e = i + 1;
-    while (e < operand.size() && (std::isalnum(static_cast<unsigned char>(operand[e])) || operand[e] == '_' ||
-                                  operand[e] == '.'))
+    while (e < operand.size() &&
+           (std::isalnum(static_cast<unsigned char>(operand[e])) || operand[e] == '_' || operand[e] == '.'))
       ++e;
     out.push_back(operand.substr(i, e - i));
     i = e - 1;
@@ -233,9 +233,8 @@ inline bool is_block_barrier(const std::string &op) {
 inline bool writes_nothing(const std::string &op) {
   if (starts(op, "bar.red") || starts(op, "barrier.red")) return false;  // __syncthreads_count() returns a value
   return starts(op, "st.") || starts(op, "red.") || starts(op, "bar") || starts(op, "bra") || op == "ret" ||
-         op == "exit" || starts(op, "membar") || starts(op, "fence") || starts(op, "prefetch") ||
-         starts(op, "call") || starts(op, "trap") || starts(op, "cp.async") || starts(op, "mbarrier.arrive") ||
-         starts(op, "barrier");
+         op == "exit" || starts(op, "membar") || starts(op, "fence") || starts(op, "prefetch") || starts(op, "call") ||
+         starts(op, "trap") || starts(op, "cp.async") || starts(op, "mbarrier.arrive") || starts(op, "barrier");
 }
 
 /// Special registers whose value differs between the threads of one block.
@@ -295,10 +294,11 @@ inline Graph build_graph(const std::string &name, const std::vector<std::string>
   // Basic blocks: a new block at each label and after each branch, ret or exit.
   std::map<std::string, int> label_block;
   for (auto &st : stmts) {
-    const bool need_new = g.blocks.empty() || !st.first.empty() ||
-                          (!g.blocks.back().code.empty() &&
-                           (detail::starts(g.blocks.back().code.back().opcode, "bra") ||
-                            g.blocks.back().code.back().opcode == "ret" || g.blocks.back().code.back().opcode == "exit"));
+    const bool need_new =
+        g.blocks.empty() || !st.first.empty() ||
+        (!g.blocks.back().code.empty() &&
+         (detail::starts(g.blocks.back().code.back().opcode, "bra") || g.blocks.back().code.back().opcode == "ret" ||
+          g.blocks.back().code.back().opcode == "exit"));
     if (need_new) g.blocks.push_back(Block{});
     for (const std::string &l : st.first) {
       label_block[l] = static_cast<int>(g.blocks.size()) - 1;
@@ -495,7 +495,8 @@ inline std::vector<BarrierReport> check_barriers_in_file(const std::string &path
         const Instruction ins = detail::parse(line);
         const std::string op = ins.opcode;
         has = has || detail::is_block_barrier(op);
-        for (const std::string &w : with_barrier) has = has || (detail::starts(op, "call") && line.find(w) != std::string::npos);
+        for (const std::string &w : with_barrier)
+          has = has || (detail::starts(op, "call") && line.find(w) != std::string::npos);
       }
       if (has) {
         with_barrier.insert(f.name);
