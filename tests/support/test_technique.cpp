@@ -2,7 +2,7 @@
 // every lab whose grading.json declares them (docs/grading.md, "The technique manifest"):
 //  * Technique.<kernel>: one test per kernel of the "technique" manifest: every declared fact
 //    about the kernel's PTX holds;
-//  * CompiledCode.BarriersReachedByEveryThread: every kernel named in "barrier_kernels" has a
+//  * Barriers.ReachedByEveryThread: every kernel named in "barrier_kernels" has a
 //    block barrier, and in no kernel of the student's code can some threads of a block skip (or
 //    return before) a barrier the others wait at.
 // No GPU is needed: the build compiles the student's source to PTX.
@@ -38,7 +38,7 @@ class TechniqueTest : public cudalab::HostTest {
   technique::Technique t_;
 };
 
-/// CompiledCode.BarriersReachedByEveryThread.
+/// Barriers.ReachedByEveryThread.
 class BarrierTest : public cudalab::HostTest {
  public:
   void TestBody() override {
@@ -79,7 +79,7 @@ const bool registered = [] {
     ::testing::RegisterTest("Technique", t.kernel.c_str(), nullptr, nullptr, __FILE__, __LINE__,
                             [t]() -> cudalab::HostTest * { return new TechniqueTest(t); });
   if (!technique::generated::barrier_kernels().empty())
-    ::testing::RegisterTest("CompiledCode", "BarriersReachedByEveryThread", nullptr, nullptr, __FILE__, __LINE__,
+    ::testing::RegisterTest("Barriers", "ReachedByEveryThread", nullptr, nullptr, __FILE__, __LINE__,
                             []() -> cudalab::HostTest * { return new BarrierTest(); });
   return true;
 }();
