@@ -77,6 +77,14 @@ def missing_tests(lab: str, text: str, root: Path = ROOT) -> list[str]:
     # SANITIZER_CHECKS tool:case:clean makes Sanitizer.tool_case, tool:case:flagged SanitizerExhibit.tool_case
     sanitizer = {("Sanitizer" if expect == "clean" else "SanitizerExhibit", f"{tool}_{case}")
                  for tool, case, expect in re.findall(r"\b(\w+):(\w+):(clean|flagged)\b", sources)}
+    # Tests generated from grading.json (cmake/StudentPtx.cmake): Technique.<kernel> for each kernel
+    # of "technique", Barriers.ReachedByEveryThread when "barrier_kernels" is declared.
+    grading = root / "tests" / lab / "grading.json"
+    if grading.is_file():
+        declared = json.loads(grading.read_text())
+        sources += " ".join(f" Technique {k} " for k in declared.get("technique", {}))
+        if declared.get("barrier_kernels"):
+            sources += " Barriers ReachedByEveryThread "
     missing = []
     for entry in graded_table_tests(text):
         for part in entry.split("/"):

@@ -1,0 +1,131 @@
+// Self-test of tests/support/technique.hpp on handwritten PTX: the barrier check passes a
+// block-uniform early exit and a guarded store before the barrier, and flags an early return of
+// some threads and a barrier inside `if (threadIdx.x < 32)`; the technique facts can fail.
+#include "technique.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+/// Writes @p body as one kernel named k into a temporary PTX file; returns its path.
+std::string ptx_file(const std::string &name, const std::string &body) {
+  const std::string path = testing::TempDir() + "technique_selftest_" + name + ".ptx";
+  std::ofstream(path) << ".version 8.0\n.target sm_75\n.address_size 64\n\n.visible .entry _Z1kPii(\n"
+                         "\t.param .u64 _Z1kPii_param_0,\n\t.param .u32 _Z1kPii_param_1\n)\n{\n"
+                      << body << "}\n";
+  return path;
+}
+
+const char *const kGuardedStore = R"(
+	ld.param.u32 	%r1, [_Z1kPii_param_1];
+	mov.u32 	%r2, %tid.x;
+	setp.ge.s32 	%p1, %r2, %r1;
+	@%p1 bra 	$L__BB0_2;
+	st.shared.u32 	[%r2], %r1;
+$L__BB0_2:
+	bar.sync 	0;
+	ret;
+)";
+
+const char *const kUniformExit = R"(
+	ld.param.u32 	%r1, [_Z1kPii_param_1];
+	mov.u32 	%r2, %ctaid.x;
+	setp.ge.s32 	%p1, %r2, %r1;
+	@%p1 bra 	$L__BB0_2;
+	bar.sync 	0;
+$L__BB0_2:
+	ret;
+)";
+
+const char *const kEarlyReturn = R"(
+	ld.param.u32 	%r1, [_Z1kPii_param_1];
+	mov.u32 	%r2, %tid.x;
+	mov.u32 	%r3, %ctaid.x;
+	add.s32 	%r4, %r2, %r3;
+	setp.ge.s32 	%p1, %r4, %r1;
+	@%p1 bra 	$L__BB0_2;
+	st.shared.u32 	[%r2], %r1;
+	bar.sync 	0;
+$L__BB0_2:
+	ret;
+)";
+
+const char *const kBarrierInWarp0 = R"(
+	mov.u32 	%r2, %tid.x;
+	setp.gt.u32 	%p1, %r2, 31;
+	@%p1 bra 	$L__BB0_2;
+	bar.sync 	0;
+	shfl.sync.down.b32 	%r5|%p2, %r2, 16, 31, -1;
+$L__BB0_2:
+	ret;
+)";
+
+const char *const kThreadLoop = R"(
+	mov.u32 	%r2, %tid.x;
+$L__BB0_1:
+	bar.sync 	0;
+	add.s32 	%r2, %r2, 32;
+	setp.lt.u32 	%p1, %r2, 100;
+	@%p1 bra 	$L__BB0_1;
+	ret;
+)";
+
+std::vector<std::string> problems(const std::string &name, const char *body) {
+  std::string error;
+  const auto reports = technique::check_barriers_in_file(ptx_file(name, body), &error);
+  EXPECT_TRUE(error.empty()) << error;
+  EXPECT_EQ(reports.size(), 1u);
+  return reports.empty() ? std::vector<std::string>{"no kernel"} : reports[0].problems;
+}
+
+TEST(BarrierCheck, PassesAGuardedStoreBeforeTheBarrier) { EXPECT_TRUE(problems("guarded", kGuardedStore).empty()); }
+
+TEST(BarrierCheck, PassesABlockUniformEarlyExit) { EXPECT_TRUE(problems("uniform", kUniformExit).empty()); }
+
+TEST(BarrierCheck, FlagsAnEarlyReturnOfSomeThreads) { EXPECT_EQ(problems("early", kEarlyReturn).size(), 1u); }
+
+TEST(BarrierCheck, FlagsABarrierInsideIfTidBelow32) { EXPECT_EQ(problems("warp0", kBarrierInWarp0).size(), 1u); }
+
+TEST(BarrierCheck, FlagsABarrierInALoopWhoseTripCountDependsOnTheThread) {
+  const std::vector<std::string> p = problems("loop", kThreadLoop);
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_NE(p[0].find("loop"), std::string::npos) << p[0];
+}
+
+TEST(TechniqueFacts, CountOrderAndAfterLastCanFail) {
+  const std::string path = ptx_file("facts", kBarrierInWarp0);
+  using F = technique::Fact;
+  const technique::Technique t{
+      "k",
+      "_Z1k",
+      "a self-test",
+      {F{F::Count, "^ld\\.const", "", 1, -1, "constant loads", {}},                       // none: fails
+       F{F::Order, "^shfl", "^bar\\.sync", -1, -1, "shuffle before barrier", {}},         // after: fails
+       F{F::AfterLast, "^bar\\.sync", "^shfl\\.sync", 5, -1, "five shuffles after", {}},  // one: fails
+       F{F::BeforeFirst, "^bar\\.sync", "^mov", 1, 1, "one mov before", {}},              // holds
+       F{F::Any,
+         "",
+         "",
+         -1,
+         -1,
+         "either",
+         {F{F::Count, "^redux", "", 1, -1, "redux", {}}, F{F::Count, "^shfl", "", 1, -1, "shfl", {}}}}}};  // holds
+  const std::vector<std::string> failures = technique::check(path, t);
+  ASSERT_EQ(failures.size(), 3u);
+  EXPECT_NE(failures[0].find("found 0"), std::string::npos) << failures[0];
+  EXPECT_NE(failures[2].find("found 1"), std::string::npos) << failures[2];
+  EXPECT_NE(failures[0].find("Check of the compiled code (PTX)"), std::string::npos) << failures[0];
+}
+
+}  // namespace
+
+#ifdef CUDALAB_TECHNIQUE_SELFTEST_MAIN
+int main(int argc, char **argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
+#endif

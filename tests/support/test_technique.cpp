@@ -1,0 +1,87 @@
+// The generic checks of the compiled code, added by cmake/CudaLab.cmake to the host test binary of
+// every lab whose grading.json declares them (docs/grading.md, "The technique manifest"):
+//  * Technique.<kernel>: one test per kernel of the "technique" manifest: every declared fact
+//    about the kernel's PTX holds;
+//  * Barriers.ReachedByEveryThread: every kernel named in "barrier_kernels" has a
+//    block barrier, and in no kernel of the student's code can some threads of a block skip (or
+//    return before) a barrier the others wait at.
+// No GPU is needed: the build compiles the student's source to PTX.
+#include "technique.hpp"
+
+#include "cudalab/testing.cuh"
+
+#include <cstdio>
+
+namespace {
+
+/// One Technique.<kernel> test.
+class TechniqueTest : public cudalab::HostTest {
+ public:
+  explicit TechniqueTest(technique::Technique t) : t_(std::move(t)) {}
+  void TestBody() override {
+    std::printf("[ CODE     ] %s: %s (%zu facts about its PTX)\n", t_.kernel.c_str(), t_.teaches.c_str(),
+                t_.facts.size());
+    std::vector<std::string> failures;
+    bool found = false;
+    for (const std::string &ptx : technique::generated::student_ptx()) {
+      if (!ptx_code::kernel(ptx, {t_.symbol}).found) continue;
+      found = true;
+      failures = technique::check(ptx, t_);
+    }
+    ASSERT_TRUE(found) << t_.kernel << " (" << t_.symbol
+                       << ") not found in the PTX of the student's code: is it defined, with the header's "
+                          "signature? Check of the compiled code (PTX)";
+    for (const std::string &f : failures) ADD_FAILURE() << f;
+  }
+
+ private:
+  technique::Technique t_;
+};
+
+/// Barriers.ReachedByEveryThread.
+class BarrierTest : public cudalab::HostTest {
+ public:
+  void TestBody() override {
+    std::vector<technique::BarrierReport> all;
+    for (const std::string &ptx : technique::generated::student_ptx()) {
+      std::string error;
+      const std::vector<technique::BarrierReport> r = technique::check_barriers_in_file(ptx, &error);
+      ASSERT_TRUE(error.empty()) << error;
+      all.insert(all.end(), r.begin(), r.end());
+    }
+    for (const std::string &symbol : technique::generated::barrier_kernels()) {
+      const technique::BarrierReport *k = nullptr;
+      for (const technique::BarrierReport &r : all)
+        if (!k && r.kernel.find(symbol) != std::string::npos) k = &r;
+      if (!k) {
+        ADD_FAILURE() << "kernel " << symbol << " not found in the PTX of the student's code. Check of the compiled "
+                      << "code (PTX)";
+        continue;
+      }
+      EXPECT_GT(k->barriers, 0) << k->kernel << " has no block barrier (__syncthreads()) in its compiled code; the "
+                                << "lab's technique needs one. Check of the compiled code (PTX)";
+    }
+    for (const technique::BarrierReport &r : all) {
+      if (r.barriers == 0) continue;
+      std::printf("[ CODE     ] %s: %d block barriers, %s\n", r.kernel.c_str(), r.barriers,
+                  r.problems.empty() ? "every thread reaches them" : "some threads can skip one");
+      for (const std::string &p : r.problems)
+        ADD_FAILURE() << r.kernel << ": " << p
+                      << ". A barrier must be reached by every thread of the block, or the block hangs or races: "
+                         "guard the work, not the barrier. Check of the compiled code (PTX)";
+    }
+  }
+};
+
+/// Registers the lab's tests before main() runs (gtest_discover_tests lists them).
+const bool registered = [] {
+  for (const technique::Technique &t : technique::generated::techniques())
+    ::testing::RegisterTest("Technique", t.kernel.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                            [t]() -> cudalab::HostTest * { return new TechniqueTest(t); });
+  if (!technique::generated::barrier_kernels().empty())
+    ::testing::RegisterTest("Barriers", "ReachedByEveryThread", nullptr, nullptr, __FILE__, __LINE__,
+                            []() -> cudalab::HostTest * { return new BarrierTest(); });
+  return true;
+}();
+
+}  // namespace
