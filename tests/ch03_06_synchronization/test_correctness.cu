@@ -1,6 +1,8 @@
 // ch03_06 correctness: the block-level kernels and the two-launch pipeline over many randomized
 // runs (sizes and block sizes that are not multiples of each other, poisoned outputs, guard
 // regions), and the error-checking wrapper against a bad configuration and a kernel fault.
+#include "fault_injection.cuh"
+#include "poison_shared.cuh"
 #include "sync_reference.hpp"
 #include "synchronization.cuh"
 
@@ -52,17 +54,10 @@ std::string guard_error(const char *kernel, const std::vector<T> &out, std::size
   return "";
 }
 
-/// Fills the shared memory of every SM with the poison word 0x80000000 (INT_MIN: it wins any min,
-/// and is no value the tests' data holds) by running blocks that use 48 KB each, so a kernel that reads
-/// shared memory no thread of it wrote gets poison, not a lucky 0 or a neighbour's value.
-__global__ void poisonSharedMemory() {
-  extern __shared__ unsigned int smem[];
-  for (unsigned int i = threadIdx.x; i < 48 * 1024 / sizeof(unsigned int); i += blockDim.x) smem[i] = 0x80000000u;
-  __syncthreads();
-}
-void poison_shared_memory(const cudalab::DeviceInfo &device) {
-  poisonSharedMemory<<<device.sm_count * 8, 256, 48 * 1024>>>();
-}
+/// The next launch finds the poison word 0x80000000 (INT_MIN: it wins any min, and is no value the
+/// tests' data holds) in all the shared memory of every SM (poison_shared.cuh), so a kernel that
+/// reads shared memory no thread of it wrote gets poison, not a lucky 0 or a neighbour's value.
+void poison_shared_memory(const cudalab::DeviceInfo &) { (void)cudalab_poison::fill_shared_memory(0x80000000u); }
 
 class BlockHazards : public cudalab::GpuTest {};
 
@@ -352,5 +347,37 @@ TEST_F(HostSeesKernelErrors, GatherCheckedReportsAFaultSeenOnlyAfterSynchronizin
                     "the launch returns before the kernel runs, so the fault is only reported by a "
                     "synchronizing call such as cudaDeviceSynchronize()";
 }
+
+}  // namespace
+
+// FaultInjection.<function>_<case>: the generic error-reporting tests (tests/support/fault_injection.cuh)
+// for the functions tests/ch03_06_synchronization/grading.json declares in "reports_errors".
+namespace {
+
+constexpr unsigned int kFaultN = 5000, kFaultBlock = 256;
+
+const bool kFaultInjection = cudalab::testing::register_fault_injection({
+    {"subtractGlobalMin",
+     [](const cudalab::testing::Run &run) {
+       cudalab::DeviceBuffer<int> d_in, d_out, d_partial;
+       cudaError_t err = d_in.upload(cudalab::random_ints(kFaultN, -1000, 1000, 7));
+       if (err == cudaSuccess) err = d_out.allocate(kFaultN);
+       if (err == cudaSuccess) err = d_partial.allocate(sync_grid(kFaultN, kFaultBlock));
+       if (err != cudaSuccess) return err;
+       return run([&] { return subtractGlobalMin(d_in.get(), d_out.get(), d_partial.get(), kFaultN, kFaultBlock); });
+     }},
+    {"gatherChecked",
+     [](const cudalab::testing::Run &run) {
+       std::vector<unsigned int> idx(kFaultN);
+       for (unsigned int i = 0; i < kFaultN; ++i) idx[i] = (i * 7u) % kFaultN;
+       cudalab::DeviceBuffer<int> d_src, d_dst;
+       cudalab::DeviceBuffer<unsigned int> d_idx;
+       cudaError_t err = d_src.upload(cudalab::random_ints(kFaultN, -1000, 1000, 8));
+       if (err == cudaSuccess) err = d_idx.upload(idx);
+       if (err == cudaSuccess) err = d_dst.allocate(kFaultN);
+       if (err != cudaSuccess) return err;
+       return run([&] { return gatherChecked(d_src.get(), d_idx.get(), d_dst.get(), kFaultN, kFaultBlock); });
+     }},
+});
 
 }  // namespace
