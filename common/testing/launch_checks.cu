@@ -68,6 +68,8 @@ constexpr int kNoFailure = -2;
 std::atomic<int> g_fail_which{kNoFailure};
 std::atomic<int> g_fail_seen{0};
 std::atomic<int> g_fail_count{0};
+std::atomic<int> g_fail_error{cudaSuccess};
+thread_local bool t_failing = false;  // this thread's launch in flight was made to fail
 std::atomic<bool> g_fault_on{false};
 std::atomic<int> g_fault_count{0};
 
@@ -143,11 +145,13 @@ NoSharedMemoryPoison::~NoSharedMemoryPoison() { --g_suppressed; }
 FailLaunches::FailLaunches(int which) {
   g_fail_seen = 0;
   g_fail_count = 0;
+  g_fail_error = cudaSuccess;
   g_fail_which = which < 0 ? -1 : which;
 }
 FailLaunches::~FailLaunches() { g_fail_which = kNoFailure; }
 int FailLaunches::failed() const { return g_fail_count.load(); }
 int FailLaunches::seen() const { return g_fail_seen.load(); }
+cudaError_t FailLaunches::error() const { return static_cast<cudaError_t>(g_fail_error.load()); }
 
 FaultAfterLaunches::FaultAfterLaunches() {
   g_fault_count = 0;
@@ -164,6 +168,7 @@ void before_launch(cudaStream_t stream, dim3 *block) {
     if (which < 0 || index == which) {
       *block = dim3(1025, 1, 1);  // over every GPU's 1024 threads per block: the runtime refuses it
       ++g_fail_count;
+      t_failing = true;
     }
   }
   std::uint32_t word = 0;
@@ -190,6 +195,11 @@ void before_launch(cudaStream_t stream, dim3 *block) {
 }
 
 void after_launch(cudaStream_t stream, cudaError_t result) {
+  if (t_failing) {
+    t_failing = false;
+    g_fail_error = static_cast<int>(result);
+    return;
+  }
   if (!g_fault_on.load() || result != cudaSuccess) return;
   unsigned long long ns = kFaultDelayNs;
   void *args[] = {&ns};

@@ -18,9 +18,9 @@
 
 namespace {
 
-constexpr unsigned int kGuard = 1024;       // elements after n in every buffer
-constexpr int kGuardValue = 0x5EED5EED;     // read into a result, it changes the result
-constexpr int kRuns = 25;                   // randomized runs per test
+constexpr unsigned int kGuard = 1024;    // elements after n in every buffer
+constexpr int kGuardValue = 0x5EED5EED;  // read into a result, it changes the result
+constexpr int kRuns = 25;                // randomized runs per test
 
 /// A random run's size and block: mostly sizes that are not multiples of the block, any block
 /// size from 32 to 1024 (not only powers of two), and a few tiny sizes.
@@ -65,8 +65,8 @@ TEST_F(BlockHazards, ReverseBlockIsRightOverManyRandomRuns) {
   std::mt19937_64 rng(seed());
   for (int run = 0; run < kRuns; ++run) {
     const RunShape s = random_shape(rng, 300000);
-    const std::string ctx = cudalab::context(
-        {{"n", s.n}, {"block", s.block}, {"run", run}, {"seed", static_cast<long long>(seed())}});
+    const std::string ctx =
+        cudalab::context({{"n", s.n}, {"block", s.block}, {"run", run}, {"seed", static_cast<long long>(seed())}});
     const std::vector<int> in = cudalab::random_ints(s.n, -1000000, 1000000, seed() + run);
     cudalab::DeviceBuffer<int> d_in, d_out;
     CUDALAB_ASSERT_OK(upload_guarded(&d_in, in));
@@ -89,11 +89,8 @@ TEST_F(BlockHazards, SmoothTileIsRightOverManyRandomRuns) {
   for (int run = 0; run < kRuns; ++run) {
     const RunShape s = random_shape(rng, 300000);
     const int steps = 1 + static_cast<int>(rng() % 8);
-    const std::string ctx = cudalab::context({{"n", s.n},
-                                              {"block", s.block},
-                                              {"steps", steps},
-                                              {"run", run},
-                                              {"seed", static_cast<long long>(seed())}});
+    const std::string ctx = cudalab::context(
+        {{"n", s.n}, {"block", s.block}, {"steps", steps}, {"run", run}, {"seed", static_cast<long long>(seed())}});
     const std::vector<int> raw = cudalab::random_ints(s.n, 0, 1 << 30, seed() + run);
     const std::vector<unsigned int> in(raw.begin(), raw.end());
     cudalab::DeviceBuffer<unsigned int> d_in, d_out;
@@ -176,9 +173,9 @@ class HazardsMadeVisible : public cudalab::GpuTest {};
 TEST_F(HazardsMadeVisible, ReverseBlockIsRightWhenLoadsArriveLate) {
   std::mt19937_64 rng(seed());
   for (unsigned int block : {1024u, 992u, 800u, 256u}) {
-    const unsigned int n = block * (64 + static_cast<unsigned int>(rng() % 64)) + static_cast<unsigned int>(rng() % block);
-    const std::string ctx = cudalab::context(
-        {{"n", n}, {"block", block}, {"seed", static_cast<long long>(seed())}});
+    const unsigned int n =
+        block * (64 + static_cast<unsigned int>(rng() % 64)) + static_cast<unsigned int>(rng() % block);
+    const std::string ctx = cudalab::context({{"n", n}, {"block", block}, {"seed", static_cast<long long>(seed())}});
     const std::vector<int> in = cudalab::random_ints(n, -1000000, 1000000, seed() + block);
     int *h_in = nullptr, *d_in = nullptr;
     CUDALAB_ASSERT_OK(cudaHostAlloc(&h_in, n * sizeof(int), cudaHostAllocMapped));
@@ -197,9 +194,10 @@ TEST_F(HazardsMadeVisible, ReverseBlockIsRightWhenLoadsArriveLate) {
     CUDALAB_ASSERT_OK(err);
     std::vector<int> out;
     CUDALAB_ASSERT_OK(d_out.download(&out));
-    auto r = cudalab::equal_arrays("reverseBlock (input in mapped host memory: slow loads; is the barrier between "
-                                   "writing the tile and reading it there?)",
-                                   ctx, sync_ref::reverse_blocks(in, block), out);
+    auto r = cudalab::equal_arrays(
+        "reverseBlock (input in mapped host memory: slow loads; is the barrier between "
+        "writing the tile and reading it there?)",
+        ctx, sync_ref::reverse_blocks(in, block), out);
     if (!r) GTEST_FAIL() << r.message();
   }
 }
@@ -212,8 +210,8 @@ TEST_F(HazardsMadeVisible, SmoothTileIsRightInFullBlocksOverManySteps) {
   for (unsigned int block : {1024u, 1000u, 992u}) {
     const unsigned int n = (1u << 20) + static_cast<unsigned int>(rng() % block);
     const int steps = 32;
-    const std::string ctx = cudalab::context(
-        {{"n", n}, {"block", block}, {"steps", steps}, {"seed", static_cast<long long>(seed())}});
+    const std::string ctx =
+        cudalab::context({{"n", n}, {"block", block}, {"steps", steps}, {"seed", static_cast<long long>(seed())}});
     const std::vector<int> raw = cudalab::random_ints(n, 0, 1 << 30, seed() + block);
     const std::vector<unsigned int> in(raw.begin(), raw.end());
     cudalab::DeviceBuffer<unsigned int> d_in, d_out;

@@ -19,8 +19,8 @@
 /// and gets, per declared function, the GPU tests (GoogleTest names)
 ///
 /// - FaultInjection.<function>_launch_failure ("launch"): each launch the function makes is made to
-///   fail for real in turn (cudalab::testing::FailLaunches: the runtime refuses it with
-///   cudaErrorInvalidConfiguration); the function must return that error, and cudaGetLastError()
+///   fail for real in turn (cudalab::testing::FailLaunches: the runtime refuses it as a bad
+///   configuration); the function must return the runtime's error, and cudaGetLastError()
 ///   must return cudaSuccess afterwards (no error left pending);
 /// - FaultInjection.<function>_kernel_fault ("kernel"): a kernel that faults is enqueued right
 ///   after each of its launches (cudalab::testing::FaultAfterLaunches); the function must return a
@@ -130,19 +130,23 @@ class FaultInjectionTest : public cudalab::GpuTest {
     int tried = 0;
     for (std::size_t i = 0; i < launches; ++i) {
       int failed = 0;
+      cudaError_t injected = cudaSuccess;
       const cudaError_t got = reporter_.call([&](const CallOnce &f) {
         FailLaunches fail(static_cast<int>(i));
         const cudaError_t e = f();
         failed = fail.failed();
+        injected = fail.error();
         return e;
       });
       const cudaError_t pending = cudaGetLastError();
       ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << "the GPU failed after an injected launch failure";
       if (failed == 0) continue;  // this call made fewer launches
+      ASSERT_NE(injected, cudaSuccess)
+          << "the runtime accepted a launch of 1025 threads per block (a problem of the test)";
       ++tried;
       const std::string which = "launch " + std::to_string(i + 1) + " of " + std::to_string(launches);
-      EXPECT_EQ(got, kInjectedLaunchError)
-          << fn << ": " << which << " failed (the runtime refused it with " << error_name(kInjectedLaunchError)
+      EXPECT_EQ(got, injected)
+          << fn << ": " << which << " failed (the runtime refused it with " << error_name(injected)
           << ", injected by the test), but " << fn << " returned " << error_name(got)
           << ": it promises to return the launch's error -- read cudaGetLastError() right after the launch";
       EXPECT_EQ(pending, cudaSuccess) << fn << ": after " << which << " failed, " << fn << " left the error "

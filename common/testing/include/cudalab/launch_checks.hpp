@@ -66,13 +66,11 @@ class NoSharedMemoryPoison {
   NoSharedMemoryPoison &operator=(const NoSharedMemoryPoison &) = delete;
 };
 
-/// @brief The error an injected launch failure makes the runtime return and record.
-constexpr cudaError_t kInjectedLaunchError = cudaErrorInvalidConfiguration;
-
 /// @brief While alive, launches fail for real: the wrapper forwards them to the runtime with
 /// blockDim (1025, 1, 1), more threads than any GPU allows in a block, so the runtime itself
-/// refuses the launch, returns cudaErrorInvalidConfiguration and records it as the last error
-/// (cudaGetLastError returns it), exactly as a bad configuration would. Only the launches made
+/// refuses the launch, returns its error for a bad configuration (cudaErrorInvalidConfiguration, or
+/// cudaErrorInvalidValue on CUDA 13) and records it as the last error (cudaGetLastError returns
+/// it), exactly as a bad configuration would. Only the launches made
 /// while the scope is alive count (the first is number 0); the harness's own kernels do not.
 class FailLaunches {
  public:
@@ -85,6 +83,8 @@ class FailLaunches {
   int failed() const;
   /// @brief How many launches the scope has seen.
   int seen() const;
+  /// @brief The error the runtime returned for the last launch made to fail (cudaSuccess: none).
+  cudaError_t error() const;
 };
 
 /// @brief While alive, every launch that the runtime accepted is followed, on the same stream, by
