@@ -119,6 +119,17 @@ def check_grading(data, lab: str | None, path: str) -> list[str]:
         if sums and _is_number(total) and total + 1e-9 < rule_sum:
             errors.append(f'{path}: "total_points" is {total:g}, less than the {rule_sum:g} points of its rules '
                           "taken once each (every rule matches at least one test)")
+    if expect('"reports_errors"', data.get("reports_errors"), "array", optional=True):
+        for i, entry in enumerate(data["reports_errors"]):
+            where = f'"reports_errors"[{i}]'
+            if not expect(where, entry, "object"):
+                continue
+            if expect(f"{where}.function", entry.get("function"), "string") and \
+                    not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", entry["function"]):
+                errors.append(f"{path}: {where}.function is {entry['function']!r}: a C++ function name is required")
+            if expect(f"{where}.reports", entry.get("reports"), "array"):
+                if not entry["reports"] or any(r not in ("launch", "kernel") for r in entry["reports"]):
+                    errors.append(f'{path}: {where}.reports must list "launch", "kernel" or both')
     if expect('"thresholds"', data.get("thresholds"), "object", optional=True):
         for key, spec in data["thresholds"].items():
             where = f'"thresholds".{key}'

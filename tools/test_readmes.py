@@ -85,11 +85,23 @@ def missing_tests(lab: str, text: str, root: Path = ROOT) -> list[str]:
         sources += " ".join(f" Technique {k} " for k in declared.get("technique", {}))
         if declared.get("barrier_kernels"):
             sources += " Barriers ReachedByEveryThread "
+    # FaultInjection.<function>_<case>: registered for grading.json's "reports_errors"
+    # (tests/support/fault_injection.cuh): _launch_failure, _no_fault, and _kernel_fault for "kernel".
+    fault_tests = set()
+    grading = root / "tests" / lab / "grading.json"
+    if grading.is_file():
+        for entry in json.loads(grading.read_text()).get("reports_errors", []):
+            cases = ["launch_failure", "no_fault"] + (["kernel_fault"] if "kernel" in entry.get("reports", []) else [])
+            fault_tests.update(f"{entry.get('function')}_{case}" for case in cases)
     missing = []
     for entry in graded_table_tests(text):
         for part in entry.split("/"):
             m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*|\*)", part.strip())
             if m:
+                if m.group(1) == "FaultInjection":
+                    if m.group(2) != "*" and m.group(2) not in fault_tests or m.group(2) == "*" and not fault_tests:
+                        missing.append(entry)
+                    break
                 if m.group(1) in ("Sanitizer", "SanitizerExhibit"):
                     if m.group(2) != "*" and m.groups() not in sanitizer:
                         missing.append(entry)

@@ -1,5 +1,7 @@
 #include "cudalab/launch_recorder.hpp"
 
+#include "cudalab/launch_checks.hpp"
+
 #include "real_symbol.hpp"
 
 #include <algorithm>
@@ -62,9 +64,8 @@ std::vector<LaunchRecord> LaunchRecorder::launches_of_address(const void *kernel
   }
 #endif
   std::vector<LaunchRecord> all = launches(), mine;
-  std::copy_if(all.begin(), all.end(), std::back_inserter(mine), [&](const LaunchRecord &l) {
-    return (l.func && l.func == kernel) || (handle && l.handle == handle);
-  });
+  std::copy_if(all.begin(), all.end(), std::back_inserter(mine),
+               [&](const LaunchRecord &l) { return (l.func && l.func == kernel) || (handle && l.handle == handle); });
   return mine;
 }
 
@@ -84,9 +85,11 @@ std::string describe(const LaunchRecord &l) {
 }  // namespace cudalab
 
 // The wrapped entry points (linked with -Wl,--wrap=cudaLaunchKernel,--wrap=__cudaLaunchKernel, see
-// common/CMakeLists.txt): record, then forward to the runtime unchanged.
-extern "C" cudaError_t __wrap_cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
-                                               std::size_t shared, cudaStream_t stream) {
+// common/CMakeLists.txt): record, run the checks every kernel gets (cudalab/launch_checks.hpp: the
+// shared-memory fill before the launch, an injected launch failure or kernel fault), then forward
+// to the runtime -- unchanged unless a fault-injection scope is alive.
+extern "C" cudaError_t __wrap_cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, std::size_t shared,
+                                               cudaStream_t stream) {
   static const auto forward = cudalab::detail::real_symbol<cudalab::LaunchByFunc>("cudaLaunchKernel");
   cudalab::LaunchRecord r;
   r.func = func;
@@ -95,7 +98,10 @@ extern "C" cudaError_t __wrap_cudaLaunchKernel(const void *func, dim3 grid, dim3
   r.shared_bytes = shared;
   r.stream = stream;
   cudalab::record(r);
-  return forward(func, grid, block, args, shared, stream);
+  cudalab::testing::detail::before_launch(stream, &block);
+  cudaError_t result = forward(func, grid, block, args, shared, stream);
+  cudalab::testing::detail::after_launch(stream, result);
+  return result;
 }
 
 extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
@@ -108,5 +114,8 @@ extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid,
   r.shared_bytes = shared;
   r.stream = stream;
   cudalab::record(r);
-  return forward(kernel, grid, block, args, shared, stream);
+  cudalab::testing::detail::before_launch(stream, &block);
+  cudaError_t result = forward(kernel, grid, block, args, shared, stream);
+  cudalab::testing::detail::after_launch(stream, result);
+  return result;
 }

@@ -1,6 +1,7 @@
 // ch03_03 correctness: residency predicted for real kernels (their registers and shared memory
 // are the compiler's) against the runtime and the toolkit's calculator; the register cap of
 // __launch_bounds__; the launcher that refuses what cannot fit one block.
+#include "fault_injection.cuh"
 #include "resources.cuh"
 
 #include "cudalab/testing.cuh"
@@ -302,5 +303,25 @@ TEST_F(LaunchHistogram, TooMuchSharedMemoryIsReportedNotLaunched) {
   const std::string error = run(5000, 16, 256, 8, &ok);
   if (!error.empty()) GTEST_FAIL() << "after a refused launch: " << error;
 }
+
+}  // namespace
+
+// FaultInjection.<function>_<case>: the generic error-reporting tests (tests/support/fault_injection.cuh)
+// for the functions tests/ch03_03_resource_partitioning/grading.json declares in "reports_errors".
+namespace {
+
+const bool kFaultInjection = cudalab::testing::register_fault_injection({
+    {"launch_histogram",
+     [](const cudalab::testing::Run &run) {
+       const unsigned int n = 100000, bins = 64;
+       const std::vector<int> values = cudalab::random_ints(n, 0, 1 << 20, 7);
+       cudalab::DeviceBuffer<unsigned int> in, hist;
+       cudaError_t err = in.upload(std::vector<unsigned int>(values.begin(), values.end()));
+       if (err == cudaSuccess) err = hist.allocate(bins);
+       if (err == cudaSuccess) err = cudaMemset(hist.get(), 0, bins * sizeof(unsigned int));
+       if (err != cudaSuccess) return err;
+       return run([&] { return launch_histogram(in.get(), hist.get(), n, bins, 256, 32).error; });
+     }},
+});
 
 }  // namespace

@@ -1,6 +1,8 @@
 // ch03_06 correctness: the block-level kernels and the two-launch pipeline over many randomized
 // runs (sizes and block sizes that are not multiples of each other, poisoned outputs, guard
 // regions), and the error-checking wrapper against a bad configuration and a kernel fault.
+#include "fault_injection.cuh"
+#include "poison_shared.cuh"
 #include "sync_reference.hpp"
 #include "synchronization.cuh"
 
@@ -16,9 +18,9 @@
 
 namespace {
 
-constexpr unsigned int kGuard = 1024;       // elements after n in every buffer
-constexpr int kGuardValue = 0x5EED5EED;     // read into a result, it changes the result
-constexpr int kRuns = 25;                   // randomized runs per test
+constexpr unsigned int kGuard = 1024;    // elements after n in every buffer
+constexpr int kGuardValue = 0x5EED5EED;  // read into a result, it changes the result
+constexpr int kRuns = 25;                // randomized runs per test
 
 /// A random run's size and block: mostly sizes that are not multiples of the block, any block
 /// size from 32 to 1024 (not only powers of two), and a few tiny sizes.
@@ -52,17 +54,10 @@ std::string guard_error(const char *kernel, const std::vector<T> &out, std::size
   return "";
 }
 
-/// Fills the shared memory of every SM with the poison word 0x80000000 (INT_MIN: it wins any min,
-/// and is no value the tests' data holds) by running blocks that use 48 KB each, so a kernel that reads
-/// shared memory no thread of it wrote gets poison, not a lucky 0 or a neighbour's value.
-__global__ void poisonSharedMemory() {
-  extern __shared__ unsigned int smem[];
-  for (unsigned int i = threadIdx.x; i < 48 * 1024 / sizeof(unsigned int); i += blockDim.x) smem[i] = 0x80000000u;
-  __syncthreads();
-}
-void poison_shared_memory(const cudalab::DeviceInfo &device) {
-  poisonSharedMemory<<<device.sm_count * 8, 256, 48 * 1024>>>();
-}
+/// The next launch finds the poison word 0x80000000 (INT_MIN: it wins any min, and is no value the
+/// tests' data holds) in all the shared memory of every SM (poison_shared.cuh), so a kernel that
+/// reads shared memory no thread of it wrote gets poison, not a lucky 0 or a neighbour's value.
+void poison_shared_memory(const cudalab::DeviceInfo &) { (void)cudalab_poison::fill_shared_memory(0x80000000u); }
 
 class BlockHazards : public cudalab::GpuTest {};
 
@@ -70,8 +65,8 @@ TEST_F(BlockHazards, ReverseBlockIsRightOverManyRandomRuns) {
   std::mt19937_64 rng(seed());
   for (int run = 0; run < kRuns; ++run) {
     const RunShape s = random_shape(rng, 300000);
-    const std::string ctx = cudalab::context(
-        {{"n", s.n}, {"block", s.block}, {"run", run}, {"seed", static_cast<long long>(seed())}});
+    const std::string ctx =
+        cudalab::context({{"n", s.n}, {"block", s.block}, {"run", run}, {"seed", static_cast<long long>(seed())}});
     const std::vector<int> in = cudalab::random_ints(s.n, -1000000, 1000000, seed() + run);
     cudalab::DeviceBuffer<int> d_in, d_out;
     CUDALAB_ASSERT_OK(upload_guarded(&d_in, in));
@@ -94,11 +89,8 @@ TEST_F(BlockHazards, SmoothTileIsRightOverManyRandomRuns) {
   for (int run = 0; run < kRuns; ++run) {
     const RunShape s = random_shape(rng, 300000);
     const int steps = 1 + static_cast<int>(rng() % 8);
-    const std::string ctx = cudalab::context({{"n", s.n},
-                                              {"block", s.block},
-                                              {"steps", steps},
-                                              {"run", run},
-                                              {"seed", static_cast<long long>(seed())}});
+    const std::string ctx = cudalab::context(
+        {{"n", s.n}, {"block", s.block}, {"steps", steps}, {"run", run}, {"seed", static_cast<long long>(seed())}});
     const std::vector<int> raw = cudalab::random_ints(s.n, 0, 1 << 30, seed() + run);
     const std::vector<unsigned int> in(raw.begin(), raw.end());
     cudalab::DeviceBuffer<unsigned int> d_in, d_out;
@@ -181,9 +173,9 @@ class HazardsMadeVisible : public cudalab::GpuTest {};
 TEST_F(HazardsMadeVisible, ReverseBlockIsRightWhenLoadsArriveLate) {
   std::mt19937_64 rng(seed());
   for (unsigned int block : {1024u, 992u, 800u, 256u}) {
-    const unsigned int n = block * (64 + static_cast<unsigned int>(rng() % 64)) + static_cast<unsigned int>(rng() % block);
-    const std::string ctx = cudalab::context(
-        {{"n", n}, {"block", block}, {"seed", static_cast<long long>(seed())}});
+    const unsigned int n =
+        block * (64 + static_cast<unsigned int>(rng() % 64)) + static_cast<unsigned int>(rng() % block);
+    const std::string ctx = cudalab::context({{"n", n}, {"block", block}, {"seed", static_cast<long long>(seed())}});
     const std::vector<int> in = cudalab::random_ints(n, -1000000, 1000000, seed() + block);
     int *h_in = nullptr, *d_in = nullptr;
     CUDALAB_ASSERT_OK(cudaHostAlloc(&h_in, n * sizeof(int), cudaHostAllocMapped));
@@ -202,9 +194,10 @@ TEST_F(HazardsMadeVisible, ReverseBlockIsRightWhenLoadsArriveLate) {
     CUDALAB_ASSERT_OK(err);
     std::vector<int> out;
     CUDALAB_ASSERT_OK(d_out.download(&out));
-    auto r = cudalab::equal_arrays("reverseBlock (input in mapped host memory: slow loads; is the barrier between "
-                                   "writing the tile and reading it there?)",
-                                   ctx, sync_ref::reverse_blocks(in, block), out);
+    auto r = cudalab::equal_arrays(
+        "reverseBlock (input in mapped host memory: slow loads; is the barrier between "
+        "writing the tile and reading it there?)",
+        ctx, sync_ref::reverse_blocks(in, block), out);
     if (!r) GTEST_FAIL() << r.message();
   }
 }
@@ -217,8 +210,8 @@ TEST_F(HazardsMadeVisible, SmoothTileIsRightInFullBlocksOverManySteps) {
   for (unsigned int block : {1024u, 1000u, 992u}) {
     const unsigned int n = (1u << 20) + static_cast<unsigned int>(rng() % block);
     const int steps = 32;
-    const std::string ctx = cudalab::context(
-        {{"n", n}, {"block", block}, {"steps", steps}, {"seed", static_cast<long long>(seed())}});
+    const std::string ctx =
+        cudalab::context({{"n", n}, {"block", block}, {"steps", steps}, {"seed", static_cast<long long>(seed())}});
     const std::vector<int> raw = cudalab::random_ints(n, 0, 1 << 30, seed() + block);
     const std::vector<unsigned int> in(raw.begin(), raw.end());
     cudalab::DeviceBuffer<unsigned int> d_in, d_out;
@@ -352,5 +345,37 @@ TEST_F(HostSeesKernelErrors, GatherCheckedReportsAFaultSeenOnlyAfterSynchronizin
                     "the launch returns before the kernel runs, so the fault is only reported by a "
                     "synchronizing call such as cudaDeviceSynchronize()";
 }
+
+}  // namespace
+
+// FaultInjection.<function>_<case>: the generic error-reporting tests (tests/support/fault_injection.cuh)
+// for the functions tests/ch03_06_synchronization/grading.json declares in "reports_errors".
+namespace {
+
+constexpr unsigned int kFaultN = 5000, kFaultBlock = 256;
+
+const bool kFaultInjection = cudalab::testing::register_fault_injection({
+    {"subtractGlobalMin",
+     [](const cudalab::testing::Run &run) {
+       cudalab::DeviceBuffer<int> d_in, d_out, d_partial;
+       cudaError_t err = d_in.upload(cudalab::random_ints(kFaultN, -1000, 1000, 7));
+       if (err == cudaSuccess) err = d_out.allocate(kFaultN);
+       if (err == cudaSuccess) err = d_partial.allocate(sync_grid(kFaultN, kFaultBlock));
+       if (err != cudaSuccess) return err;
+       return run([&] { return subtractGlobalMin(d_in.get(), d_out.get(), d_partial.get(), kFaultN, kFaultBlock); });
+     }},
+    {"gatherChecked",
+     [](const cudalab::testing::Run &run) {
+       std::vector<unsigned int> idx(kFaultN);
+       for (unsigned int i = 0; i < kFaultN; ++i) idx[i] = (i * 7u) % kFaultN;
+       cudalab::DeviceBuffer<int> d_src, d_dst;
+       cudalab::DeviceBuffer<unsigned int> d_idx;
+       cudaError_t err = d_src.upload(cudalab::random_ints(kFaultN, -1000, 1000, 8));
+       if (err == cudaSuccess) err = d_idx.upload(idx);
+       if (err == cudaSuccess) err = d_dst.allocate(kFaultN);
+       if (err != cudaSuccess) return err;
+       return run([&] { return gatherChecked(d_src.get(), d_idx.get(), d_dst.get(), kFaultN, kFaultBlock); });
+     }},
+});
 
 }  // namespace

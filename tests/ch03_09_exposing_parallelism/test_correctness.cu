@@ -1,5 +1,6 @@
 // ch03_09 correctness on the GPU: your limits, the launcher's refusal of (256,8), and the
 // launcher running every valid shape of the sweep correctly for matrices of any size.
+#include "fault_injection.cuh"
 #include "matrix_check.cuh"
 #include "shapes.cuh"
 
@@ -168,7 +169,8 @@ TEST_F(Launcher, RefusesWhatTheGivenLimitsForbidWithoutLaunching) {
 // 2^32 elements (or 2^31 where only that fits); skipped, with the reason, on smaller GPUs.
 TEST_F(Launcher, RightPast32BitIndices) {
   const HugeMatrixPlan plan = plan_huge_matrix();
-  if (plan.nx == 0) CUDALAB_SKIP_NOT_APPLICABLE() << "not enough free GPU memory for the 64-bit index test: " << plan.skip;
+  if (plan.nx == 0)
+    CUDALAB_SKIP_NOT_APPLICABLE() << "not enough free GPU memory for the 64-bit index test: " << plan.skip;
   LaunchLimits l;
   CUDALAB_ASSERT_OK(runtime_limits(&l));
   const dim3 block(32, 16);
@@ -182,5 +184,42 @@ TEST_F(Launcher, RightPast32BitIndices) {
   if (!why.empty()) GTEST_FAIL() << "launch_sum_matrix refused a valid configuration: " << why;
   if (!error.empty()) GTEST_FAIL() << error;
 }
+
+}  // namespace
+
+// FaultInjection.<function>_<case>: the generic error-reporting tests (tests/support/fault_injection.cuh)
+// for the functions tests/ch03_09_exposing_parallelism/grading.json declares in "reports_errors".
+namespace {
+
+const bool kFaultInjection = cudalab::testing::register_fault_injection({
+    {"launch_sum_matrix",
+     [](const cudalab::testing::Run &run) {
+       // The limits straight from the runtime (launch_limits is graded by LaunchLimitsOnThisGpu).
+       LaunchLimits limits;
+       int device = 0;
+       cudaError_t err = cudaGetDevice(&device);
+       const std::pair<int *, cudaDeviceAttr> attrs[] = {
+           {&limits.max_threads_per_block, cudaDevAttrMaxThreadsPerBlock},
+           {&limits.max_block[0], cudaDevAttrMaxBlockDimX},
+           {&limits.max_block[1], cudaDevAttrMaxBlockDimY},
+           {&limits.max_block[2], cudaDevAttrMaxBlockDimZ},
+           {&limits.max_grid[0], cudaDevAttrMaxGridDimX},
+           {&limits.max_grid[1], cudaDevAttrMaxGridDimY},
+           {&limits.max_grid[2], cudaDevAttrMaxGridDimZ},
+           {&limits.warp_size, cudaDevAttrWarpSize},
+           {&limits.sm_count, cudaDevAttrMultiProcessorCount},
+           {&limits.max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor}};
+       for (const auto &[value, attr] : attrs)
+         if (err == cudaSuccess) err = cudaDeviceGetAttribute(value, attr, device);
+       const int nx = 300, ny = 200;
+       cudalab::DeviceBuffer<float> a, b, c;
+       if (err == cudaSuccess) err = a.upload(cudalab::random_floats(std::size_t(nx) * ny, -1.0f, 1.0f, 1));
+       if (err == cudaSuccess) err = b.upload(cudalab::random_floats(std::size_t(nx) * ny, -1.0f, 1.0f, 2));
+       if (err == cudaSuccess) err = c.allocate(std::size_t(nx) * ny);
+       if (err != cudaSuccess) return err;
+       std::string why;
+       return run([&] { return launch_sum_matrix(limits, a.get(), b.get(), c.get(), nx, ny, dim3(32, 8), &why); });
+     }},
+});
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "cudalab/testing.cuh"
 
+#include <cctype>
 #include <random>
 
 namespace {
@@ -58,6 +59,50 @@ TEST_F(CheckConfiguration, RejectsAGridTallerThanTheGridYLimit) {
 TEST_F(CheckConfiguration, RejectsEmptyDimensions) {
   expect_rejected(h100_limits(), dim3(4, 4), dim3(0, 1), {"0"});
   expect_rejected(h100_limits(), dim3(0, 4), dim3(32, 1), {"0"});
+}
+
+// Every limit check_configuration promises, one row each, on a made-up device whose limits are
+// all different numbers (so the message's numbers say which dimension it names): each dimension at
+// its limit is accepted, one past it is rejected with a message naming the value and the limit.
+TEST_F(CheckConfiguration, ChecksEveryDimensionAtAndPastItsLimit) {
+  LaunchLimits l = h100_limits();
+  l.max_threads_per_block = 1000;
+  l.max_block[0] = 700;
+  l.max_block[1] = 600;
+  l.max_block[2] = 50;
+  l.max_grid[0] = 2000000;
+  l.max_grid[1] = 50001;
+  l.max_grid[2] = 40001;
+  struct Row {
+    const char *what;                  // the dimension
+    dim3 grid_at, block_at;            // at the limit: accepted
+    dim3 grid_past, block_past;        // one past: rejected
+    const char *value, *limit, *kind;  // what the message must name
+  };
+  const Row rows[] = {
+      {"blockDim.x", dim3(1), dim3(700), dim3(1), dim3(701), "701", "700", "block"},
+      {"blockDim.y", dim3(1), dim3(1, 600), dim3(1), dim3(1, 601), "601", "600", "block"},
+      {"blockDim.z", dim3(1), dim3(1, 1, 50), dim3(1), dim3(1, 1, 51), "51", "50", "block"},
+      {"threads per block", dim3(1), dim3(10, 10, 10), dim3(1), dim3(10, 10, 11), "1100", "1000", "block"},
+      {"gridDim.x", dim3(2000000), dim3(1), dim3(2000001), dim3(1), "2000001", "2000000", "grid"},
+      {"gridDim.y", dim3(1, 50001), dim3(1), dim3(1, 50002), dim3(1), "50002", "50001", "grid"},
+      {"gridDim.z", dim3(1, 1, 40001), dim3(1), dim3(1, 1, 40002), dim3(1), "40002", "40001", "grid"},
+  };
+  for (const Row &r : rows) {
+    std::string why;
+    const cudaError_t err = check_configuration(l, r.grid_at, r.block_at, &why);
+    EXPECT_EQ(err, cudaSuccess) << r.what << " at its limit: check_configuration(grid " << shape(r.grid_at)
+                                << ", block " << shape(r.block_at) << ") must accept it, got " << cudaGetErrorName(err)
+                                << ": " << why;
+    expect_rejected(l, r.grid_past, r.block_past, {r.value, r.limit});
+    why.clear();
+    (void)check_configuration(l, r.grid_past, r.block_past, &why);
+    std::string lower = why;
+    for (char &c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    EXPECT_NE(lower.find(r.kind), std::string::npos)
+        << r.what << " one past its limit: the message should say it is the " << r.kind << "; it says: \"" << why
+        << "\"";
+  }
 }
 
 TEST_F(CheckConfiguration, UsesTheLimitsItIsGiven) {

@@ -1,6 +1,7 @@
 // ch03_12 correctness: the launcher's switch and every instantiation, for sizes that are not
 // multiples of the chunk (8 x block); and an unsupported block size launches nothing.
 #include "baseline.cuh"
+#include "fault_injection.cuh"
 #include "templates.cuh"
 
 #include "cudalab/launch_recorder.hpp"
@@ -73,5 +74,23 @@ TEST_F(TemplateRejection, UnsupportedBlockSizeWritesNothingAndLeavesNoError) {
       GTEST_FAIL() << "launch_complete_unroll(block=96) wrote g_odata[" << i << "] = " << out[i]
                    << ": an unsupported block size must launch nothing (seed " << seed() << ")";
 }
+
+}  // namespace
+
+// FaultInjection.<function>_<case>: the generic error-reporting tests (tests/support/fault_injection.cuh)
+// for the functions tests/ch03_12_templates/grading.json declares in "reports_errors".
+namespace {
+
+const bool kFaultInjection = cudalab::testing::register_fault_injection({
+    {"launch_complete_unroll",
+     [](const cudalab::testing::Run &run) {
+       const unsigned int n = 1u << 16, block = 256;
+       cudalab::DeviceBuffer<int> in, out;
+       cudaError_t err = in.upload(cudalab::random_ints(n, -100, 100, 3));
+       if (err == cudaSuccess) err = out.allocate(n);
+       if (err != cudaSuccess) return err;
+       return run([&] { return launch_complete_unroll(block, in.get(), out.get(), n); });
+     }},
+});
 
 }  // namespace
