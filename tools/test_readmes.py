@@ -16,6 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The tools of the SanitizeAll checks (CUDALAB_SANITIZE_ALL_TOOLS in cmake/CudaLab.cmake).
+SANITIZE_ALL_TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
+
 SECTIONS = ["Goal", "Concept", "Your task", "Hints", "What is graded", "Questions to think about",
             "Then and now", "Going further"]
 
@@ -77,11 +80,20 @@ def missing_tests(lab: str, text: str, root: Path = ROOT) -> list[str]:
     # SANITIZER_CHECKS tool:case:clean makes Sanitizer.tool_case, tool:case:flagged SanitizerExhibit.tool_case
     sanitizer = {("Sanitizer" if expect == "clean" else "SanitizerExhibit", f"{tool}_{case}")
                  for tool, case, expect in re.findall(r"\b(\w+):(\w+):(clean|flagged)\b", sources)}
+    # cudalab_add_lab makes SanitizeAll.<tool> for every tool that grading.json's sanitize_all does
+    # not leave out (skip_tools), in a lab whose student writes kernels
+    grading = root / "tests" / lab / "grading.json"
+    config = json.loads(grading.read_text()).get("sanitize_all", {}) if grading.is_file() else {}
+    sanitize_all = {t for t in SANITIZE_ALL_TOOLS if t not in config.get("skip_tools", {})}
     missing = []
     for entry in graded_table_tests(text):
         for part in entry.split("/"):
             m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*|\*)", part.strip())
             if m:
+                if m.group(1) == "SanitizeAll":
+                    if m.group(2) != "*" and m.group(2) not in sanitize_all:
+                        missing.append(entry)
+                    break
                 if m.group(1) in ("Sanitizer", "SanitizerExhibit"):
                     if m.group(2) != "*" and m.groups() not in sanitizer:
                         missing.append(entry)
