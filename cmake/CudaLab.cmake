@@ -556,6 +556,33 @@ function(_cudalab_serial_for out lab exe)
   set(${out} "${suites}" PARENT_SCOPE)
 endfunction()
 
+# The tools of the SanitizeAll checks (docs/grading.md, "The sanitizer over every kernel").
+set(CUDALAB_SANITIZE_ALL_TOOLS memcheck racecheck synccheck initcheck)
+
+# _cudalab_student_kernels(<out-var> <lab> <source>...): the names of the kernels the student
+# writes: every __global__ function declared in the lab's headers (labs/<lab>/*.cuh, *.h, *.hpp:
+# the course's copy, the same for every submission) and defined in the student's sources (a
+# kernel of their own). Line comments are ignored; __launch_bounds__(...) and template heads may
+# stand between __global__ and the name.
+function(_cudalab_student_kernels out lab)
+  file(GLOB headers ${CUDALAB_LABS_DIR}/${lab}/*.cuh ${CUDALAB_LABS_DIR}/${lab}/*.h ${CUDALAB_LABS_DIR}/${lab}/*.hpp)
+  set(names "")
+  foreach(f IN LISTS headers ARGN)
+    file(READ ${f} text)
+    string(REPLACE ";" " " text "${text}")
+    string(REGEX REPLACE "//[^\n]*" "" text "${text}")
+    string(REGEX REPLACE "__launch_bounds__[ \t\n]*\\([^)]*\\)" " " text "${text}")
+    string(REGEX MATCHALL "__global__[^;{}()]*[ \t\n*&]([A-Za-z_][A-Za-z0-9_]*)[ \t\n]*\\(" decls "${text}")
+    foreach(d IN LISTS decls)
+      if(d MATCHES "([A-Za-z_][A-Za-z0-9_]*)[ \t\n]*\\($")
+        list(APPEND names ${CMAKE_MATCH_1})
+      endif()
+    endforeach()
+  endforeach()
+  list(REMOVE_DUPLICATES names)
+  set(${out} "${names}" PARENT_SCOPE)
+endfunction()
+
 # The CTest TIMEOUT of a test with watchdog budget <budget>: a backstop a little above the longest
 # the watchdog lets a GPU test run (6 budgets, see cudalab/watchdog.hpp; the budget starts when
 # the test does, after the process and CUDA have started).
@@ -604,6 +631,20 @@ function(_cudalab_test_executable lab kind where budget heavy)
     set(serial ".")
   else()
     _cudalab_serial_for(suites ${lab} ${exe} ${ARGN})
+    if(where STREQUAL "gpu")
+      # The SanitizeAll checks run this binary without its tests that must run alone: as GoogleTest
+      # negative patterns, "Suite" -> Suite.* and */Suite.* (TEST_P instances), "Suite.Test" ->
+      # Suite.Test, Suite.Test/*, */Suite.Test, */Suite.Test/*.
+      set(patterns "")
+      foreach(entry IN LISTS suites)
+        if(entry MATCHES "[.]")
+          list(APPEND patterns "${entry}" "${entry}/*" "*/${entry}" "*/${entry}/*")
+        else()
+          list(APPEND patterns "${entry}.*" "*/${entry}.*")
+        endif()
+      endforeach()
+      set_property(GLOBAL PROPERTY CUDALAB_SERIAL_GTEST_${lab} "${patterns}")
+    endif()
     if(suites)
       # "Suite" -> "Suite[.]", "Suite.Test" -> "Suite[.]Test(/|$)" (TEST_P names end in /<param>)
       list(TRANSFORM suites REPLACE "^([A-Za-z0-9_]+)$" "\\1[.]")
@@ -661,6 +702,7 @@ function(cudalab_add_lab lab)
     endif()
   endforeach()
   set(_cudalab_declared_serial ${ARG_SERIAL_TESTS})  # read by _cudalab_test_executable
+  set_property(GLOBAL PROPERTY CUDALAB_SERIAL_GTEST_${lab} "")  # set by _cudalab_test_executable
   set_property(GLOBAL PROPERTY CUDALAB_SERIAL_USED "")
   # Watchdog budgets (see "Hangs" above): correctness tests, and the tests that run alone.
   if(NOT DEFINED ARG_TIMEOUT)
@@ -816,6 +858,74 @@ file(REMOVE [==[${CMAKE_CURRENT_BINARY_DIR}/lab-hung.txt]==])
          [==[-DNAME=${short}]==] -P [==[${CUDALAB_ROOT}cmake/RunSanitizer.cmake]==])
 set_tests_properties([==[${name}]==] PROPERTIES LABELS \"${lab};correctness;gpu;sanitizer\"
   SKIP_REGULAR_EXPRESSION [==[\\[ CUDALAB  \\] skipped:]==] TIMEOUT ${heavy_timeout} PROCESSORS 2
+  ENVIRONMENT \"CUDALAB_STATE_DIR=${CMAKE_CURRENT_BINARY_DIR};CUDALAB_KERNEL_TIMEOUT=${ARG_PERF_TIMEOUT};GTEST_OUTPUT=json:${CMAKE_CURRENT_BINARY_DIR}/results/${record}\")
+list(APPEND cudalab_late_${lab} [==[${name}]==])
+")
+    endforeach()
+  endif()
+  # The sanitizer over every kernel: <lab>.SanitizeAll.<tool> runs the lab's GPU correctness tests
+  # (not those that must run alone) under compute-sanitizer --tool <tool>, checking the student's
+  # kernels only. grading.json's "sanitize_all" may leave out a tool or tests, each with its
+  # reason, or name the kernels instead of the scan (docs/grading.md).
+  if(ARG_GPU_TESTS)
+    find_program(CUDALAB_COMPUTE_SANITIZER compute-sanitizer
+                 HINTS ${CUDAToolkit_BIN_DIR} ${CUDAToolkit_BIN_DIR}/../compute-sanitizer)
+    file(READ ${CMAKE_CURRENT_SOURCE_DIR}/grading.json grading)
+    string(JSON kernels ERROR_VARIABLE none GET "${grading}" sanitize_all kernels)
+    if(none)
+      _cudalab_student_kernels(kernels ${lab} ${sources})
+    else()
+      string(JSON n LENGTH "${grading}" sanitize_all kernels)
+      set(kernels "")
+      if(n GREATER 0)
+        math(EXPR last "${n} - 1")
+        foreach(i RANGE ${last})
+          string(JSON k GET "${grading}" sanitize_all kernels ${i})
+          list(APPEND kernels "${k}")
+        endforeach()
+      endif()
+    endif()
+    get_property(excluded GLOBAL PROPERTY CUDALAB_SERIAL_GTEST_${lab})
+    string(JSON n ERROR_VARIABLE none LENGTH "${grading}" sanitize_all skip_tests)
+    if(NOT none AND n GREATER 0)
+      math(EXPR last "${n} - 1")
+      foreach(i RANGE ${last})
+        string(JSON pattern MEMBER "${grading}" sanitize_all skip_tests ${i})
+        list(APPEND excluded "${pattern}")
+      endforeach()
+    endif()
+    set(filter "")
+    if(excluded)
+      list(JOIN excluded ":" filter)
+      set(filter "-${filter}")
+    endif()
+    if(NOT kernels)
+      message(STATUS "cuda-labs: ${lab}: no SanitizeAll checks (the student writes no kernel)")
+    endif()
+    list(JOIN kernels "," kernel_arg)
+    foreach(tool IN LISTS CUDALAB_SANITIZE_ALL_TOOLS)
+      if(NOT kernels)
+        break()
+      endif()
+      string(JSON why ERROR_VARIABLE none GET "${grading}" sanitize_all skip_tools ${tool})
+      if(NOT none)
+        message(STATUS "cuda-labs: ${lab}: no SanitizeAll.${tool}: ${why}")
+        continue()
+      endif()
+      set(name ${lab}.SanitizeAll.${tool})
+      cudalab_record_file("${name}" record)  # written by RunSanitizer.cmake
+      math(EXPR total "3 * ${ARG_PERF_TIMEOUT}")
+      math(EXPR ctest_timeout "${total} + 30")
+      if(ARG_PERF_TIMEOUT EQUAL 0)
+        set(ctest_timeout 1500)
+      endif()
+      string(APPEND lab_tests "add_test([==[${name}]==] [==[${CMAKE_COMMAND}]==]
+         [==[-DSANITIZER=${CUDALAB_COMPUTE_SANITIZER}]==] [==[-DTOOL=${tool}]==]
+         [==[-DEXE=$<TARGET_FILE:${lab}_correctness_gpu>]==] [==[-DKERNELS=${kernel_arg}]==]
+         [==[-DGTEST_FILTER=${filter}]==] [==[-DTOTAL=${total}]==]
+         [==[-DNAME=SanitizeAll.${tool}]==] -P [==[${CUDALAB_ROOT}cmake/RunSanitizer.cmake]==])
+set_tests_properties([==[${name}]==] PROPERTIES LABELS \"${lab};correctness;gpu;sanitizer\"
+  SKIP_REGULAR_EXPRESSION [==[\\[ CUDALAB  \\] skipped:]==] TIMEOUT ${ctest_timeout} PROCESSORS 2 RUN_SERIAL TRUE
   ENVIRONMENT \"CUDALAB_STATE_DIR=${CMAKE_CURRENT_BINARY_DIR};CUDALAB_KERNEL_TIMEOUT=${ARG_PERF_TIMEOUT};GTEST_OUTPUT=json:${CMAKE_CURRENT_BINARY_DIR}/results/${record}\")
 list(APPEND cudalab_late_${lab} [==[${name}]==])
 ")

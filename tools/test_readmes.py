@@ -16,6 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The tools of the SanitizeAll checks (CUDALAB_SANITIZE_ALL_TOOLS in cmake/CudaLab.cmake).
+SANITIZE_ALL_TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
+
 SECTIONS = ["Goal", "Concept", "Your task", "Hints", "What is graded", "Questions to think about",
             "Then and now", "Going further"]
 
@@ -93,6 +96,11 @@ def missing_tests(lab: str, text: str, root: Path = ROOT) -> list[str]:
         for entry in json.loads(grading.read_text()).get("reports_errors", []):
             cases = ["launch_failure", "no_fault"] + (["kernel_fault"] if "kernel" in entry.get("reports", []) else [])
             fault_tests.update(f"{entry.get('function')}_{case}" for case in cases)
+    # cudalab_add_lab makes SanitizeAll.<tool> for every tool that grading.json's sanitize_all does
+    # not leave out (skip_tools), in a lab whose student writes kernels
+    grading = root / "tests" / lab / "grading.json"
+    config = json.loads(grading.read_text()).get("sanitize_all", {}) if grading.is_file() else {}
+    sanitize_all = {t for t in SANITIZE_ALL_TOOLS if t not in config.get("skip_tools", {})}
     missing = []
     for entry in graded_table_tests(text):
         for part in entry.split("/"):
@@ -100,6 +108,10 @@ def missing_tests(lab: str, text: str, root: Path = ROOT) -> list[str]:
             if m:
                 if m.group(1) == "FaultInjection":
                     if m.group(2) != "*" and m.group(2) not in fault_tests or m.group(2) == "*" and not fault_tests:
+                        missing.append(entry)
+                    break
+                if m.group(1) == "SanitizeAll":
+                    if m.group(2) != "*" and m.group(2) not in sanitize_all:
                         missing.append(entry)
                     break
                 if m.group(1) in ("Sanitizer", "SanitizerExhibit"):

@@ -9,12 +9,21 @@
 // see cmake/TestRecords.cmake); GoogleTest writes it only when all tests of the process have
 // finished. main() removes the file first, so a run that crashes, is stopped by the watchdog or
 // by the CTest timeout leaves no record rather than the previous run's (docs/grading.md).
+//
+// `<test binary> --cudalab-probe` runs no test: it prints "[ CUDALAB  ] skipped: <why>" when there
+// is no usable GPU and exits 0 (cmake/RunSanitizer.cmake asks before it starts compute-sanitizer
+// on the binary, as it asks the sanitizer drivers with --probe).
 #include "cudalab/watchdog.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <string>
+
+namespace cudalab {
+bool gpu_available(std::string *why);  // cudalab/device.cuh (a CUDA header; this file is C++)
+}  // namespace cudalab
 
 namespace {
 
@@ -75,6 +84,13 @@ std::string json_output_file() {
 }  // namespace
 
 int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--cudalab-probe") == 0) {
+      std::string why;
+      if (!cudalab::gpu_available(&why)) std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());
+      return 0;
+    }
+  }
   ::testing::InitGoogleTest(&argc, argv);
   // No record of an earlier run may stand for this one: GoogleTest writes the file only at the end.
   if (const std::string record = json_output_file(); !record.empty()) std::remove(record.c_str());

@@ -130,6 +130,20 @@ void report_profile(const std::string &key, double measured, double required, co
 /// @brief "n=1000 block=256 seed=42"-style context for failure messages.
 std::string context(std::initializer_list<std::pair<const char *, long long>> values);
 
+/// True when the test binary runs under compute-sanitizer for a SanitizeAll check: the check sets
+/// CUDALAB_SANITIZING (to the tool's name) in the binary's environment (cmake/RunSanitizer.cmake).
+bool sanitizing();
+
+/// The largest input, in elements, a test runs under compute-sanitizer (2^21: the ragged 2^20 + k
+/// sizes stay, the book's 2^24 goes; racecheck on 2^24 elements takes minutes per kernel). 0 (no
+/// limit) when not sanitizing.
+std::size_t sanitizer_max_elements();
+
+/// True when a test should leave out an input of @p n elements because it runs under
+/// compute-sanitizer and @p n is over sanitizer_max_elements(); prints a note the first time.
+/// Only for sizes that repeat what smaller sizes of the same test already check.
+bool skipped_under_sanitizer(std::size_t n);
+
 }  // namespace cudalab
 
 /// Skips the current test as one this GPU cannot run (not enough memory, an unknown architecture),
