@@ -343,8 +343,15 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
     log = work / "build.log"
     log.write_text("")
     start = time.monotonic()
-    grade_submission.run(["nice", "-n", "10", "cmake", "--build", str(build), "-j", str(build_jobs), "--", "-k"], log)
+    built = grade_submission.run(["nice", "-n", "10", "cmake", "--build", str(build), "-j", str(build_jobs), "--",
+                                  "-k"], log) == 0
     times["build"] = time.monotonic() - start
+    if not built:
+        # A failed rebuild leaves the previous submission's programs behind: remove the lab's, so its
+        # tests say "not built", as they do for a student whose code does not compile.
+        for exe in (build / "tests" / lab).glob(f"{lab}_*"):
+            if exe.is_file() and os.access(exe, os.X_OK):
+                exe.unlink()
     env = dict(os.environ, CUDALAB_GRADING="1")
     grade_dir = build / "grade"
     grade_dir.mkdir(parents=True, exist_ok=True)
@@ -618,9 +625,13 @@ def main_operators(args) -> int:
                 chosen.append((lab, m))
     if args.sample:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
-        print(f"mutants: --sample {args.sample} of {len(chosen)} host-killed operator mutants, seed {seed}")
-        chosen = sorted(random.Random(seed).sample(chosen, min(args.sample, len(chosen))),
-                        key=lambda c: (c[0], c[1].id))
+        rng = random.Random(seed)
+        if chosen:  # one lab, so that one tree is built (a machine without a GPU is often small)
+            lab = rng.choice(sorted({lab for lab, _ in chosen}))
+            pool = [c for c in chosen if c[0] == lab]
+            print(f"mutants: --sample {args.sample} of the {len(pool)} host-killed operator mutants of {lab} "
+                  f"(the ledger's word checked again), seed {seed}")
+            chosen = sorted(rng.sample(pool, min(args.sample, len(pool))), key=lambda c: (c[0], c[1].id))
     if not chosen:
         print("mutants: every operator mutant of these labs is in its ledger (--regrade grades them again)")
         print(operators.score_table(labs))

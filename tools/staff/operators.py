@@ -437,6 +437,10 @@ def sites_baseline_body(src, func):
                 yield Site(func.body[0], func.body[1], src.text[other.body[0]:other.body[1]])
 
 
+_STRINGY = re.compile(r'"\s*$|\b(std::string|std::to_string|to_string|cudaGetErrorString|cudaGetErrorName|'
+                      r'\w+\.str)\s*\(')
+
+
 def sites_arithmetic(src, func):
     """In host code (the models and calculators), each + and - swapped, each * and / swapped."""
     if _is_device(func):
@@ -448,6 +452,10 @@ def sites_arithmetic(src, func):
         before = src.masked[max(body0, s - 1)]
         if before in "=(,<>!&|?:" or not src.in_solution(s, s + 3):
             continue  # a unary operator or a pointer declaration, not a binary operator
+        after = src.masked[s + 3:s + 40]
+        if m.group(0) == " + " and (src.masked[:s].rstrip().endswith(('"', ")")) and _STRINGY.search(
+                src.text[max(body0, s - 60):s]) or after.startswith('"') or _STRINGY.match(after)):
+            continue  # string concatenation: `-` on strings does not compile
         if m.group(0) == " * " and re.search(r"(const|\w)\s*$", src.masked[body0:s]) and \
                 re.match(r"\s*\*\s*[A-Za-z_]\w*\s*[=;,)]", src.masked[s:s + 40]) and \
                 re.search(r"\b(int|float|double|char|void|auto|unsigned|size_t|\w+_t)\s*$", src.masked[body0:s]):

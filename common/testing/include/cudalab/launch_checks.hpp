@@ -110,7 +110,7 @@ namespace detail {
 void before_launch(cudaStream_t stream, dim3 *block);
 void after_launch(cudaStream_t stream, cudaError_t result);
 
-/// One row of the generated table of error promises (tests/<lab>/grading.json "reports_errors").
+/// One row of the generated table of error promises (tests/LAB/grading.json "reports_errors").
 struct ErrorPromise {
   const char *function;  ///< the lab's function, e.g. "subtractGlobalMin"
   bool launch;           ///< promises to return the error of a launch that failed
