@@ -38,6 +38,7 @@ import itertools
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -619,7 +620,10 @@ def main_operators(args) -> int:
         for m in operators.mutants_of(lab, operators=args.operator or None):
             entry = ledgers[lab]["mutants"].get(m.id, {})
             if args.sample:
-                if entry.get("sha") == m.sha and entry.get("result") == "killed" and entry.get("killed_by") == "host":
+                # Checks of the compiled code read PTX made for the build's GPU (or compute_75 without
+                # one): a kill they recorded on another GPU need not repeat here, so they are not sampled.
+                if entry.get("sha") == m.sha and entry.get("result") == "killed" and entry.get("killed_by") == "host" \
+                        and not re.match(r"(\w*Code|Technique|Barriers)\.", entry.get("first_lost", "")):
                     chosen.append((lab, m))
             elif args.regrade or operators.needs_grading(m, ledgers[lab], tests[lab]):
                 chosen.append((lab, m))

@@ -690,7 +690,9 @@ def score(lab: str, root: Path = ROOT) -> dict:
     """Counts of the lab's current mutants by what the ledger says of them."""
     mutants = mutants_of(lab, root)
     ledger = load_ledger(lab, root)
-    counts = {"mutants": len(mutants), "killed": 0, "survived": 0, "equivalent": 0, "stillborn": 0, "ungraded": 0}
+    counts = {"mutants": len(mutants), "killed": 0, "survived": 0, "equivalent": 0, "stillborn": 0, "ungraded": 0,
+              "older_tests": 0}
+    tests = tests_sha(lab, root)
     for m in mutants:
         entry = ledger["mutants"].get(m.id)
         if not entry or entry.get("sha") != m.sha:
@@ -699,6 +701,8 @@ def score(lab: str, root: Path = ROOT) -> dict:
             counts["equivalent"] += 1
         else:
             counts[entry["result"]] += 1
+            if entry["result"] == "survived" and entry.get("tests") != tests:
+                counts["older_tests"] += 1  # graded before the lab's tests last changed: graded again next run
     graded = counts["killed"] + counts["survived"]
     counts["score"] = counts["killed"] / graded if graded else None
     return counts
@@ -778,20 +782,22 @@ def score_table(labs: list[str], root: Path = ROOT) -> str:
     """One row per lab, as PIT and Stryker print it: killed / (killed + survived), equivalent
     survivors and mutants that do not compile left out, ungraded ones counted apart."""
     head = f"{'lab':<34} {'mutants':>7} {'killed':>6} {'survived':>8} {'equivalent':>10} {'stillborn':>9} " \
-           f"{'ungraded':>8} {'score':>6}"
+           f"{'ungraded':>8} {'score':>6}  survivors graded with older tests"
     rows = [head]
-    total = {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "stillborn": 0, "ungraded": 0}
+    total = {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "stillborn": 0, "ungraded": 0,
+             "older_tests": 0}
     for lab in labs:
         c = score(lab, root)
         for k in total:
             total[k] += c[k]
         s = f"{100 * c['score']:.0f} %" if c["score"] is not None else "-"
         rows.append(f"{lab:<34} {c['mutants']:>7} {c['killed']:>6} {c['survived']:>8} {c['equivalent']:>10} "
-                    f"{c['stillborn']:>9} {c['ungraded']:>8} {s:>6}")
+                    f"{c['stillborn']:>9} {c['ungraded']:>8} {s:>6}  {c['older_tests'] or ''}")
     graded = total["killed"] + total["survived"]
     s = f"{100 * total['killed'] / graded:.0f} %" if graded else "-"
     rows.append(f"{'all labs':<34} {total['mutants']:>7} {total['killed']:>6} {total['survived']:>8} "
-                f"{total['equivalent']:>10} {total['stillborn']:>9} {total['ungraded']:>8} {s:>6}")
+                f"{total['equivalent']:>10} {total['stillborn']:>9} {total['ungraded']:>8} {s:>6}  "
+                f"{total['older_tests'] or ''}")
     return "\n".join(rows)
 
 
