@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -306,15 +307,22 @@ namespace {
 
 const Arch *g_device = nullptr;  // the synthetic device answering the calls below (none: no GPU)
 std::set<int> g_unknown;         // attributes asked for that it does not model
+int g_calls = 0;                 // runtime calls answered since the test last reset it
+int g_fail_call = 0;             // the call (1, 2, ...) that fails with cudaErrorInvalidValue; 0: none
+
+/// Counts one runtime call; cudaErrorInvalidValue when it is the one the test made fail.
+cudaError_t injected_failure() { return ++g_calls == g_fail_call ? cudaErrorInvalidValue : cudaSuccess; }
 
 }  // namespace
 
 cudaError_t cudaGetDevice(int *device) {
   *device = 0;
+  if (cudaError_t e = injected_failure(); e != cudaSuccess) return e;
   return g_device ? cudaSuccess : cudaErrorNoDevice;
 }
 cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
   *value = 0;
+  if (cudaError_t e = injected_failure(); e != cudaSuccess) return e;
   if (!g_device) return cudaErrorNoDevice;
   if (device != 0) return cudaErrorInvalidDevice;
   bool known = false;
@@ -324,6 +332,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) 
 }
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   std::memset(prop, 0, sizeof *prop);
+  if (cudaError_t e = injected_failure(); e != cudaSuccess) return e;
   if (!g_device) return cudaErrorNoDevice;
   if (device != 0) return cudaErrorInvalidDevice;
   cudalab::synthetic::properties(*g_device, prop);
@@ -334,7 +343,10 @@ namespace {
 
 class SyntheticDevices : public cudalab::HostTest {
  protected:
-  void TearDown() override { g_device = nullptr; }
+  void TearDown() override {
+    g_device = nullptr;
+    g_fail_call = 0;
+  }
 };
 
 TEST_F(SyntheticDevices, SmLimitsFromDeviceOnFiveArchitectures) {
@@ -387,5 +399,39 @@ TEST_F(SyntheticDevices, SmLimitsFromDeviceReturnsTheRuntimesError) {
                                  "return the first CUDA error";
 }
 
-}  // namespace
+// Every runtime call the function makes is made to fail in turn (the synthetic device answers the
+// k-th call with cudaErrorInvalidValue): "returns the first CUDA error" means that error comes back,
+// whichever call it was. A function that returns cudaSuccess after a failed query, or checks only
+// some of its calls, fails here.
+TEST_F(SyntheticDevices, EveryRuntimeErrorIsReturned) {
+  g_device = &kArchs[4];
+  const struct {
+    const char *name;
+    std::function<cudaError_t()> call;
+  } functions[] = {{"sm_limits_from_device",
+                    [] {
+                      SmLimits sm;
+                      return sm_limits_from_device(0, &sm);
+                    }},
+                   {"device_query", [] {
+                      DeviceReport r;
+                      return device_query(0, &r);
+                    }}};
+  for (const auto &f : functions) {
+    g_calls = 0;
+    g_fail_call = 0;
+    ASSERT_EQ(f.call(), cudaSuccess) << f.name << "(0) on a synthetic sm_90 device: see the tests above";
+    const int calls = g_calls;
+    ASSERT_GT(calls, 0) << f.name << " asked the runtime nothing";
+    for (int k = 1; k <= calls; ++k) {
+      g_calls = 0;
+      g_fail_call = k;
+      const cudaError_t got = f.call();
+      EXPECT_EQ(got, cudaErrorInvalidValue)
+          << f.name << ": runtime call " << k << " of its " << calls << " failed with cudaErrorInvalidValue, and "
+          << f.name << " returned " << cudaGetErrorName(got) << ": return the first CUDA error";
+    }
+  }
+}
 
+}  // namespace
