@@ -71,14 +71,17 @@ const cudaFuncAttributes &attributes_of(const void *func) {
 
 }  // namespace
 
-// The synthetic runtime. Only what a residency model and a launcher's checks may ask for.
+// The synthetic runtime. Only what a residency model and a launcher's checks may ask for. The queries
+// can be made to fail one at a time (cudalab::synthetic::injected_failure, RuntimeErrors below).
 cudaError_t cudaGetDevice(int *device) {
   *device = 0;
+  if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   return cudaSuccess;
 }
 cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
   bool known = false;
   *value = attribute_value(attr, &known);
+  if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   if (device != 0) return cudaErrorInvalidDevice;
   if (!known) {
     g_fake.unknown_attributes.insert(static_cast<int>(attr));
@@ -88,10 +91,12 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) 
 }
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   cudalab::synthetic::properties(*g_fake.arch, prop);
+  if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   return device == 0 ? cudaSuccess : cudaErrorInvalidDevice;
 }
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {
   *attr = attributes_of(func);
+  if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   return cudaSuccess;
 }
 cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) {
@@ -108,6 +113,7 @@ cudaError_t cudaGetLastError() { return cudaSuccess; }
 cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int threads,
                                                                    size_t dyn, unsigned int) {
+  if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   const cudaOccDeviceProp props = occ_props(*g_fake.arch);
   const cudaOccFuncAttributes attrs(attributes_of(func));
   const cudaOccDeviceState state;
@@ -283,5 +289,28 @@ TEST_P(SyntheticDevice, LaunchHistogramRefusesWhatThisDeviceCannotHold) {
 
 INSTANTIATE_TEST_SUITE_P(SyntheticDevices, SyntheticDevice, ::testing::ValuesIn(kArchs),
                          [](const auto &info) { return std::string(info.param.name); });
+
+// Every runtime query predict_residency makes is made to fail in turn: "returns the first CUDA
+// error" means that error comes back, whichever query it was (a model that returns cudaSuccess
+// after a failed cudaFuncGetAttributes, or checks only some of its calls, fails here).
+class RuntimeErrors : public cudalab::HostTest {
+ protected:
+  void TearDown() override {
+    g_fake = FakeRuntime{};
+    cudalab::synthetic::call_failures() = {};
+  }
+};
+
+TEST_F(RuntimeErrors, PredictResidencyReturnsEveryRuntimeError) {
+  g_fake = FakeRuntime{};
+  g_fake.arch = &kArchs[4];
+  g_fake.func = kernel_attributes(32, 1024, 1024, 48 * 1024 - 1024);
+  EXPECT_EQ(cudalab::synthetic::every_error_returned("predict_residency",
+                                                     [] {
+                                                       Residency r;
+                                                       return predict_residency(g_dummy_in, 256, 4096, &r);
+                                                     }),
+            "");
+}
 
 }  // namespace

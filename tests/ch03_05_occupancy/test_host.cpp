@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -307,22 +306,17 @@ namespace {
 
 const Arch *g_device = nullptr;  // the synthetic device answering the calls below (none: no GPU)
 std::set<int> g_unknown;         // attributes asked for that it does not model
-int g_calls = 0;                 // runtime calls answered since the test last reset it
-int g_fail_call = 0;             // the call (1, 2, ...) that fails with cudaErrorInvalidValue; 0: none
-
-/// Counts one runtime call; cudaErrorInvalidValue when it is the one the test made fail.
-cudaError_t injected_failure() { return ++g_calls == g_fail_call ? cudaErrorInvalidValue : cudaSuccess; }
 
 }  // namespace
 
 cudaError_t cudaGetDevice(int *device) {
   *device = 0;
-  if (cudaError_t e = injected_failure(); e != cudaSuccess) return e;
+  if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   return g_device ? cudaSuccess : cudaErrorNoDevice;
 }
 cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
   *value = 0;
-  if (cudaError_t e = injected_failure(); e != cudaSuccess) return e;
+  if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   if (!g_device) return cudaErrorNoDevice;
   if (device != 0) return cudaErrorInvalidDevice;
   bool known = false;
@@ -332,7 +326,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) 
 }
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   std::memset(prop, 0, sizeof *prop);
-  if (cudaError_t e = injected_failure(); e != cudaSuccess) return e;
+  if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   if (!g_device) return cudaErrorNoDevice;
   if (device != 0) return cudaErrorInvalidDevice;
   cudalab::synthetic::properties(*g_device, prop);
@@ -345,7 +339,7 @@ class SyntheticDevices : public cudalab::HostTest {
  protected:
   void TearDown() override {
     g_device = nullptr;
-    g_fail_call = 0;
+    cudalab::synthetic::call_failures() = {};
   }
 };
 
@@ -405,33 +399,18 @@ TEST_F(SyntheticDevices, SmLimitsFromDeviceReturnsTheRuntimesError) {
 // some of its calls, fails here.
 TEST_F(SyntheticDevices, EveryRuntimeErrorIsReturned) {
   g_device = &kArchs[4];
-  const struct {
-    const char *name;
-    std::function<cudaError_t()> call;
-  } functions[] = {{"sm_limits_from_device",
-                    [] {
-                      SmLimits sm;
-                      return sm_limits_from_device(0, &sm);
-                    }},
-                   {"device_query", [] {
-                      DeviceReport r;
-                      return device_query(0, &r);
-                    }}};
-  for (const auto &f : functions) {
-    g_calls = 0;
-    g_fail_call = 0;
-    ASSERT_EQ(f.call(), cudaSuccess) << f.name << "(0) on a synthetic sm_90 device: see the tests above";
-    const int calls = g_calls;
-    ASSERT_GT(calls, 0) << f.name << " asked the runtime nothing";
-    for (int k = 1; k <= calls; ++k) {
-      g_calls = 0;
-      g_fail_call = k;
-      const cudaError_t got = f.call();
-      EXPECT_EQ(got, cudaErrorInvalidValue)
-          << f.name << ": runtime call " << k << " of its " << calls << " failed with cudaErrorInvalidValue, and "
-          << f.name << " returned " << cudaGetErrorName(got) << ": return the first CUDA error";
-    }
-  }
+  EXPECT_EQ(cudalab::synthetic::every_error_returned("sm_limits_from_device",
+                                                     [] {
+                                                       SmLimits sm;
+                                                       return sm_limits_from_device(0, &sm);
+                                                     }),
+            "");
+  EXPECT_EQ(cudalab::synthetic::every_error_returned("device_query",
+                                                     [] {
+                                                       DeviceReport r;
+                                                       return device_query(0, &r);
+                                                     }),
+            "");
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <string>
 
 namespace cudalab::synthetic {
 
@@ -93,6 +95,49 @@ inline void properties(const Arch &a, cudaDeviceProp *prop) {
   prop->maxGridSize[1] = prop->maxGridSize[2] = 65535;
   prop->totalConstMem = 65536;
   prop->l2CacheSize = 4 << 20;
+}
+
+/// @brief Fault injection for a test binary's synthetic runtime: each function of it calls
+/// injected_failure() first and returns its error when that is not cudaSuccess.
+struct CallFailures {
+  int calls = 0;    ///< runtime calls answered since the last reset
+  int fail_at = 0;  ///< the call (1, 2, ...) that fails with cudaErrorInvalidValue; 0: none
+};
+
+/// @brief The one CallFailures of the test binary.
+inline CallFailures &call_failures() {
+  static CallFailures f;
+  return f;
+}
+
+/// @brief Counts one runtime call; cudaErrorInvalidValue when it is the one a test made fail.
+inline cudaError_t injected_failure() {
+  CallFailures &f = call_failures();
+  return ++f.calls == f.fail_at ? cudaErrorInvalidValue : cudaSuccess;
+}
+
+/// @brief Makes each runtime call that @p call makes fail in turn, and checks that @p call returns
+/// that error every time ("returns the first CUDA error"). @p call must return cudaSuccess
+/// without injection. Returns "" or what went wrong, naming @p name.
+inline std::string every_error_returned(const char *name, const std::function<cudaError_t()> &call) {
+  CallFailures &f = call_failures();
+  f = CallFailures{};
+  const cudaError_t clean = call();
+  const int calls = f.calls;
+  std::string problems;
+  if (clean != cudaSuccess)
+    return std::string(name) + " returned " + cudaGetErrorName(clean) + " with nothing injected";
+  if (calls == 0) return std::string(name) + " asked the runtime nothing";
+  for (int k = 1; k <= calls; ++k) {
+    f = CallFailures{0, k};
+    const cudaError_t got = call();
+    if (got != cudaErrorInvalidValue && problems.empty())
+      problems = std::string(name) + ": runtime call " + std::to_string(k) + " of its " + std::to_string(calls) +
+                 " failed with cudaErrorInvalidValue, and " + name + " returned " + cudaGetErrorName(got) +
+                 ": return the first CUDA error";
+  }
+  f = CallFailures{};
+  return problems;
 }
 
 }  // namespace cudalab::synthetic

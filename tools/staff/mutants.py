@@ -511,6 +511,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="--operators: only this operator (repeatable)")
     parser.add_argument("--regrade", action="store_true",
                         help="--operators: grade again what the ledger already holds for these sources")
+    parser.add_argument("--survivors", action="store_true",
+                        help="--operators: only the ledger's survivors that are not equivalent (after a new check)")
     parser.add_argument("--host-only", action="store_true",
                         help="--operators: run the host tests only (a machine without a GPU); a mutant they kill "
                              "is recorded, one they do not is left ungraded")
@@ -624,6 +626,10 @@ def main_operators(args) -> int:
                 # one): a kill they recorded on another GPU need not repeat here, so they are not sampled.
                 if entry.get("sha") == m.sha and entry.get("result") == "killed" and entry.get("killed_by") == "host" \
                         and not re.match(r"(\w*Code|Technique|Barriers)\.", entry.get("first_lost", "")):
+                    chosen.append((lab, m))
+            elif args.survivors:
+                if entry.get("sha") == m.sha and entry.get("result") == "survived" \
+                        and m.id not in ledgers[lab]["equivalent"]:
                     chosen.append((lab, m))
             elif args.regrade or operators.needs_grading(m, ledgers[lab], tests[lab]):
                 chosen.append((lab, m))
