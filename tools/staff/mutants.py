@@ -481,6 +481,23 @@ def run_slot(lab: str, items: list[Item], work: Path, gpu: GpuLock, args, report
     return rows
 
 
+def make_slots(items: list[tuple[str, Item]], out: Path, args) -> list | None:
+    """(lab, items, work directory) per tree: with -j N, a lab's items are shared among
+    ceil(items / --per-tree) trees. None (after a message) when a directory is not the grader's."""
+    slots = []
+    for lab, group in itertools.groupby(items, key=lambda c: c[0]):
+        share = [i for _, i in group]
+        n = max(1, math.ceil(len(share) / max(1, args.per_tree))) if args.jobs > 1 else 1
+        for k in range(n):
+            slots.append((lab, share[k::n], (out / (lab if n == 1 else f"{lab}-{k}")).resolve()))
+    for _, _, work in slots:  # never write over a directory the grader did not make
+        problem = grade_submission.out_problem(work)
+        if problem:
+            print(f"mutants: {problem}", file=sys.stderr)
+            return None
+    return slots
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("labs", nargs="*")
@@ -545,18 +562,9 @@ def main(argv: list[str] | None = None) -> int:
         print("mutants: no mutants found" + (f" for {', '.join(args.labs)}" if args.labs else ""), file=sys.stderr)
         return 1
 
-    slots = []
-    for lab, group in itertools.groupby(chosen, key=lambda item: item[0]):
-        mutants = [m for _, m in group]
-        n = max(1, math.ceil(len(mutants) / max(1, args.per_tree))) if args.jobs > 1 else 1
-        for k in range(n):
-            share = [folder_item(lab, m) for m in mutants[k::n]]
-            slots.append((lab, share, (args.out / (lab if n == 1 else f"{lab}-{k}")).resolve()))
-    for _, _, work in slots:  # never write over a directory the grader did not make
-        problem = grade_submission.out_problem(work)
-        if problem:
-            print(f"mutants: {problem}", file=sys.stderr)
-            return 2
+    slots = make_slots([(lab, folder_item(lab, m)) for lab, m in chosen], args.out, args)
+    if slots is None:
+        return 2
     gpu = GpuLock(args.gpu_labs)
     printing = threading.Lock()
 
@@ -671,18 +679,9 @@ def main_operators(args) -> int:
                 operators.save_ledger(lab, ledgers[lab])
         return Item(m.id, lambda: (spec, m.files), done)
 
-    slots = []
-    for lab, group in itertools.groupby(chosen, key=lambda c: c[0]):
-        ms = [m for _, m in group]
-        n = max(1, math.ceil(len(ms) / max(1, args.per_tree))) if args.jobs > 1 else 1
-        for k in range(n):
-            slots.append((lab, [item(lab, m) for m in ms[k::n]],
-                          (args.out / "operators" / (lab if n == 1 else f"{lab}-{k}")).resolve()))
-    for _, _, work in slots:
-        problem = grade_submission.out_problem(work)
-        if problem:
-            print(f"mutants: {problem}", file=sys.stderr)
-            return 2
+    slots = make_slots([(lab, item(lab, m)) for lab, m in chosen], args.out / "operators", args)
+    if slots is None:
+        return 2
     args.stop_early = True  # an operator mutant is graded until it is killed
     args.host_first = True
     gpu = GpuLock(args.gpu_labs)
