@@ -305,12 +305,13 @@ TEST_F(RuntimeErrors, PredictResidencyReturnsEveryRuntimeError) {
   g_fake = FakeRuntime{};
   g_fake.arch = &kArchs[4];
   g_fake.func = kernel_attributes(32, 1024, 1024, 48 * 1024 - 1024);
-  EXPECT_EQ(cudalab::synthetic::every_error_returned("predict_residency",
-                                                     [] {
-                                                       Residency r;
-                                                       return predict_residency(g_dummy_in, 256, 4096, &r);
-                                                     }),
-            "");
+  {
+    const std::string problem = cudalab::synthetic::every_error_returned("predict_residency", [] {
+      Residency r;
+      return predict_residency(g_dummy_in, 256, 4096, &r);
+    });
+    EXPECT_TRUE(problem.empty()) << problem;
+  }
 }
 
 }  // namespace

@@ -399,18 +399,20 @@ TEST_F(SyntheticDevices, SmLimitsFromDeviceReturnsTheRuntimesError) {
 // some of its calls, fails here.
 TEST_F(SyntheticDevices, EveryRuntimeErrorIsReturned) {
   g_device = &kArchs[4];
-  EXPECT_EQ(cudalab::synthetic::every_error_returned("sm_limits_from_device",
-                                                     [] {
-                                                       SmLimits sm;
-                                                       return sm_limits_from_device(0, &sm);
-                                                     }),
-            "");
-  EXPECT_EQ(cudalab::synthetic::every_error_returned("device_query",
-                                                     [] {
-                                                       DeviceReport r;
-                                                       return device_query(0, &r);
-                                                     }),
-            "");
+  {
+    const std::string problem = cudalab::synthetic::every_error_returned("sm_limits_from_device", [] {
+      SmLimits sm;
+      return sm_limits_from_device(0, &sm);
+    });
+    EXPECT_TRUE(problem.empty()) << problem;
+  }
+  {
+    const std::string problem = cudalab::synthetic::every_error_returned("device_query", [] {
+      DeviceReport r;
+      return device_query(0, &r);
+    });
+    EXPECT_TRUE(problem.empty()) << problem;
+  }
 }
 
 }  // namespace

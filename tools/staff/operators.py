@@ -28,6 +28,7 @@ import argparse
 import hashlib
 import json
 import re
+import signal
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -741,6 +742,8 @@ def catalogue_markdown() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `operators.py LAB | head` ends quietly
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("labs", nargs="*")
     parser.add_argument("--catalogue", action="store_true", help="print the operator catalogue (Markdown)")
