@@ -98,14 +98,19 @@ class FaultInjectionTest : public cudalab::GpuTest {
   }
 
  private:
-  void no_fault(const std::string &fn) {
-    std::size_t launches = 0;
-    const cudaError_t got = reporter_.call([&](const CallOnce &f) {
+  /// One call of the function with nothing injected; @p launches receives how many kernels it launched.
+  cudaError_t call_counting_launches(std::size_t *launches) {
+    return reporter_.call([&](const CallOnce &f) {
       cudalab::LaunchRecorder recorder;
       const cudaError_t e = f();
-      launches = recorder.launches().size();
+      *launches = recorder.launches().size();
       return e;
     });
+  }
+
+  void no_fault(const std::string &fn) {
+    std::size_t launches = 0;
+    const cudaError_t got = call_counting_launches(&launches);
     const cudaError_t pending = cudaGetLastError();
     const cudaError_t device = cudaDeviceSynchronize();
     // A function that launches nothing reports nothing: a stub that returns cudaSuccess must not pass.
@@ -122,12 +127,7 @@ class FaultInjectionTest : public cudalab::GpuTest {
   void launch_failure(const std::string &fn) {
     // How many launches one call makes, without injection.
     std::size_t launches = 0;
-    const cudaError_t clean = reporter_.call([&](const CallOnce &f) {
-      cudalab::LaunchRecorder recorder;
-      const cudaError_t e = f();
-      launches = recorder.launches().size();
-      return e;
-    });
+    const cudaError_t clean = call_counting_launches(&launches);
     (void)cudaGetLastError();
     const cudaError_t device = cudaDeviceSynchronize();
     ASSERT_EQ(device, cudaSuccess) << "after " << fn << " with valid arguments, cudaDeviceSynchronize() returned "
