@@ -623,7 +623,11 @@ def main_operators(args) -> int:
         print("mutants: --sample goes with --host-only", file=sys.stderr)
         return 2
     labs = args.labs or labinfo.lab_names()
-    ledgers = {lab: operators.load_ledger(lab) for lab in labs}
+    try:
+        ledgers = {lab: operators.load_ledger(lab) for lab in labs}
+    except operators.LedgerError as e:
+        print(f"mutants: {e}", file=sys.stderr)
+        return 2
     tests = {lab: operators.tests_sha(lab) for lab in labs}
     chosen: list[tuple[str, operators.Mutant]] = []
     for lab in labs:

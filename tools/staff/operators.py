@@ -635,6 +635,10 @@ def mutants_of(lab: str, root: Path = ROOT, operators: list[str] | None = None) 
 LEDGER_RESULTS = ("killed", "survived", "stillborn")
 
 
+class LedgerError(Exception):
+    """A ledger that cannot be read: nothing is graded or written over it."""
+
+
 def ledger_path(lab: str, root: Path = ROOT) -> Path:
     return root / "tests" / "mutants" / lab / "ledger.json"
 
@@ -654,7 +658,13 @@ def load_ledger(lab: str, root: Path = ROOT) -> dict:
     path = ledger_path(lab, root)
     if not path.is_file():
         return {"lab": lab, "mutants": {}, "equivalent": {}}
-    data = json.loads(path.read_text())
+    try:
+        data = json.loads(path.read_text())
+    except ValueError as e:
+        raise LedgerError(f"{path}: not valid JSON ({e}); fix or remove it (tools/staff/operators.py --check)") \
+            from None
+    if not isinstance(data, dict):
+        raise LedgerError(f"{path}: a JSON object is required (tools/staff/operators.py --check)")
     data.setdefault("mutants", {})
     data.setdefault("equivalent", {})
     return data
@@ -771,7 +781,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"operators: {len(labs)} ledgers checked, {len(problems)} problems")
         return 1 if problems else 0
     if args.score:
-        print(score_table(labs))
+        try:
+            print(score_table(labs))
+        except LedgerError as e:
+            print(f"operators: {e}", file=sys.stderr)
+            return 2
         return 0
     for lab in labs:
         ms = mutants_of(lab, operators=args.operator or None)

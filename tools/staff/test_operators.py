@@ -200,6 +200,16 @@ class OperatorTest(unittest.TestCase):
         path.write_text(json.dumps({"mutants": {"x": {"result": "dead"}}}))
         self.assertIn("needs sha and a result", operators.check_ledger("ch01_lab", self.root)[0])
 
+    def test_unreadable_ledger_is_a_clear_error_and_is_kept(self):
+        path = operators.ledger_path("ch01_lab", self.root)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{ half")
+        with self.assertRaisesRegex(operators.LedgerError, "not valid JSON"):
+            operators.load_ledger("ch01_lab", self.root)
+        with self.assertRaisesRegex(operators.LedgerError, "not valid JSON"):
+            operators.score("ch01_lab", self.root)
+        self.assertEqual(path.read_text(), "{ half")  # nothing written over it
+
 
 @unittest.skipIf(operators is None, "tools/staff/operators.py is not part of this tree")
 class RepositoryTest(unittest.TestCase):
