@@ -96,6 +96,46 @@ TEST(BarrierCheck, FlagsABarrierInALoopWhoseTripCountDependsOnTheThread) {
   EXPECT_NE(p[0].find("loop"), std::string::npos) << p[0];
 }
 
+const char *const kShuffleNeighbour = R"(
+	mov.u32 	%r2, %tid.x;
+	shfl.sync.up.b32 	%r3|%p1, %r2, 1, 0, -1;
+	ret;
+)";
+
+const char *const kSharedNoBarrier = R"(
+	mov.u32 	%r2, %tid.x;
+	st.shared.u32 	[%r2], %r2;
+	ld.shared.u32 	%r3, [%r2+4];
+	ret;
+)";
+
+const char *const kSharedWarpBarrier = R"(
+	mov.u32 	%r2, %tid.x;
+	st.shared.u32 	[%r2], %r2;
+	bar.warp.sync 	-1;
+	ld.shared.u32 	%r3, [%r2+4];
+	ret;
+)";
+
+const char *const kEmpty = R"(
+	ret;
+)";
+
+TEST(BarrierKernels, AcceptABarrierOrWarpOnlySharing) {
+  EXPECT_EQ(technique::missing_barrier(ptx_file("bk_guarded", kGuardedStore), "_Z1k"), "");
+  EXPECT_EQ(technique::missing_barrier(ptx_file("bk_shfl", kShuffleNeighbour), "_Z1k"), "");
+  EXPECT_EQ(technique::missing_barrier(ptx_file("bk_warp", kSharedWarpBarrier), "_Z1k"), "");
+}
+
+TEST(BarrierKernels, FlagSharedMemoryWithoutABarrierAndAnEmptyKernel) {
+  const std::string shared = technique::missing_barrier(ptx_file("bk_shared", kSharedNoBarrier), "_Z1k");
+  EXPECT_NE(shared.find("writes shared memory (1 stores"), std::string::npos) << shared;
+  const std::string empty = technique::missing_barrier(ptx_file("bk_empty", kEmpty), "_Z1k");
+  EXPECT_NE(empty.find("has no block barrier"), std::string::npos) << empty;
+  EXPECT_NE(technique::missing_barrier(ptx_file("bk_other", kEmpty), "_Z9elsewhere").find("not found"),
+            std::string::npos);
+}
+
 TEST(TechniqueFacts, CountOrderAndAfterLastCanFail) {
   const std::string path = ptx_file("facts", kBarrierInWarp0);
   using F = technique::Fact;

@@ -513,13 +513,39 @@ inline std::vector<BarrierReport> check_barriers_in_file(const std::string &path
   return out;
 }
 
+/// @brief The "barrier_kernels" rule for one kernel of the PTX file at @p path: "" when the kernel
+/// has a block barrier, or shares data only within warps (a __syncwarp(), or shuffles and no write
+/// to shared memory: a neighbour taken with __shfl_up_sync needs no barrier); else why it fails.
+inline std::string missing_barrier(const std::string &path, const std::string &symbol) {
+  const ptx_code::Kernel code = ptx_code::kernel(path, {symbol});
+  if (!code.found) return code.error + ". Check of the compiled code (PTX)";
+  int shared_writes = 0, warp_barriers = 0, shuffles = 0;
+  for (const std::string &op : code.opcodes) {
+    const bool shared = op.find(".shared") != std::string::npos;
+    shared_writes += shared && (detail::starts(op, "st.") || detail::starts(op, "atom.") || detail::starts(op, "red."));
+    warp_barriers += detail::starts(op, "bar.warp.sync");
+    shuffles += detail::starts(op, "shfl.");
+  }
+  if (ptx_code::block_barriers(code) > 0 || warp_barriers > 0 || (shuffles > 0 && shared_writes == 0)) return "";
+  if (shared_writes > 0)
+    return code.name + " writes shared memory (" + std::to_string(shared_writes) +
+           " stores or atomics) but has no barrier in its compiled code: no __syncthreads() between the writes and "
+           "the other threads' reads (nor a __syncwarp() where the data stays in one warp). Check of the compiled "
+           "code (PTX)";
+  return code.name +
+         " has no block barrier (__syncthreads()) in its compiled code and shares no data between "
+         "threads (no shared memory, no warp shuffle); the lab's technique needs one. Check of the "
+         "compiled code (PTX)";
+}
+
 /// The lab's declarations, generated from its grading.json by cmake/CudaLab.cmake (<lab>_technique.cpp).
 namespace generated {
 /// @brief The PTX files of the student's sources (as the lab builds them: labs/ or solutions/).
 const std::vector<std::string> &student_ptx();
 /// @brief The "technique" manifest: one entry per kernel (empty when grading.json has none).
 const std::vector<Technique> &techniques();
-/// @brief "barrier_kernels": symbols of the kernels that must have a block barrier (empty: no barrier check).
+/// @brief "barrier_kernels": symbols of the kernels that must have a block barrier, unless they share data
+/// only within warps (a __syncwarp(), or shuffles and no shared memory) (empty: no barrier check).
 const std::vector<std::string> &barrier_kernels();
 }  // namespace generated
 
