@@ -4,6 +4,7 @@
 #include "fault_injection.cuh"
 #include "resources.cuh"
 
+#include "cudalab/launch_recorder.hpp"
 #include "cudalab/testing.cuh"
 
 #include <cuda_occupancy.h>
@@ -216,10 +217,22 @@ class LaunchHistogram : public cudalab::GpuTest {
     if (err == cudaSuccess) err = d_hist.allocate(bins);
     if (err == cudaSuccess) err = cudaMemset(d_hist.get(), 0, d_hist.bytes());
     if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
+    cudalab::LaunchRecorder recorder;
     *rep = launch_histogram(d_in.get(), d_hist.get(), n, bins, threads, blocks);
     if (rep->error != cudaSuccess)
       return std::string("launch_histogram refused or failed a launch that fits: ") + cudaGetErrorName(rep->error) +
              " \"" + rep->message + "\" (" + ctx + ")";
+    // The header's launch: blocks x threads, bins * 4 bytes of dynamic shared memory, once.
+    const std::vector<cudalab::LaunchRecord> launched = recorder.launches_of(histogramShared);
+    if (launched.size() != 1)
+      return "launch_histogram launched histogramShared " + std::to_string(launched.size()) +
+             " times, expected once (" + ctx + ")";
+    const cudalab::LaunchRecord &l = launched[0];
+    if (l.grid.x != unsigned(blocks) || l.grid.y != 1 || l.grid.z != 1 || l.block.x != unsigned(threads) ||
+        l.block.y != 1 || l.block.z != 1 || l.shared_bytes != std::size_t(bins) * 4)
+      return "launch_histogram launched histogramShared with " + cudalab::describe(l) + ", expected grid (" +
+             std::to_string(blocks) + ",1,1) block (" + std::to_string(threads) + ",1,1) shared " +
+             std::to_string(std::size_t(bins) * 4) + " B: the blocks, threads and bins it was given (" + ctx + ")";
     std::vector<unsigned int> got;
     if ((err = d_hist.download(&got)) != cudaSuccess)
       return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
@@ -237,8 +250,13 @@ TEST_F(LaunchHistogram, RunsEveryLaunchThatFitsIncludingOptInSharedMemory) {
   // between the 48 KB default and the limit (T4: 14336 bins, 56 KB), so every GPU opts in.
   const unsigned int max_bins = static_cast<unsigned int>(device().smem_per_block_optin / 4);
   const unsigned int big = std::min(25600u, (12288u + max_bins) / 2);
-  const Config configs[] = {{1000, 1, 32, 1},        {100003, 257, 256, 64},  {1 << 20, 5000, 200, 300},
-                            {77777, 12288, 1024, 2}, {300001, big, 512, 132}, {50000, max_bins - 16, 96, 7}};
+  // Exactly at the limit: all the opt-in shared memory the kernel's own static shared memory leaves.
+  cudaFuncAttributes fa;
+  CUDALAB_ASSERT_OK(cudaFuncGetAttributes(&fa, histogramShared));
+  const unsigned int at_limit = static_cast<unsigned int>((device().smem_per_block_optin - fa.sharedSizeBytes) / 4);
+  const Config configs[] = {{1000, 1, 32, 1},         {100003, 257, 256, 64},  {1 << 20, 5000, 200, 300},
+                            {77777, 12288, 1024, 2},  {300001, big, 512, 132}, {50000, max_bins - 16, 96, 7},
+                            {30011, at_limit, 64, 3}, {999, 3, 1, 5}};
   for (const Config &c : configs) {
     LaunchReport rep;
     const std::string error = run(c.n, c.bins, c.threads, c.blocks, &rep);

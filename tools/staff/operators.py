@@ -12,6 +12,8 @@ them like the hand-written ones and keeps what it learns in a per-lab ledger
     tools/staff/operators.py --score [LAB ...]    the mutation score of each lab, from its ledger
     tools/staff/operators.py --check [LAB ...]    every ledger entry is well formed and every
                                                   "equivalent" survivor has a reason; exits 1 if not
+    tools/staff/operators.py --same-code [LAB ...] record the kernel mutants that nvcc compiles to the
+                                                  reference's own PTX (no GPU; they need no grading)
 
 Sites are found in the reference file as a student would have written it (markers removed), in
 the lines of its solution regions only, with comments and string literals masked. The code is
@@ -564,6 +566,7 @@ class Mutant:
     after: str
     files: dict[PurePosixPath, bytes]  # the lab files a student would hand in
     sha: str  # of those files
+    kind: str = "host"  # the mutated function's kind: "kernel", "device" or "host"
 
     @property
     def where(self) -> str:
@@ -624,7 +627,7 @@ def mutants_of(lab: str, root: Path = ROOT, operators: list[str] | None = None) 
                                       src.line_of(site.start),
                                       _shorten(src.text[line_start:line_end]),
                                       _shorten(text[line_start:new_line_end]) if "\n" not in site.new
-                                      else _shorten(site.new), data, sha.hexdigest()[:16]))
+                                      else _shorten(site.new), data, sha.hexdigest()[:16], func.kind))
     return out
 
 
@@ -632,7 +635,11 @@ def mutants_of(lab: str, root: Path = ROOT, operators: list[str] | None = None) 
 # The ledger: tests/mutants/<lab>/ledger.json
 
 
-LEDGER_RESULTS = ("killed", "survived", "stillborn")
+LEDGER_RESULTS = ("killed", "survived", "stillborn", "same_code")
+
+#: The architectures whose PTX must be identical for a mutant to count as the reference's own code:
+#: the oldest the labs support and a current one (nvcc's optimiser is the same; the PTX ISA differs).
+SAME_CODE_ARCHS = ("sm_75", "sm_90")
 
 
 class LedgerError(Exception):
@@ -691,6 +698,68 @@ def needs_grading(m: Mutant, ledger: dict, tests: str) -> bool:
     return False
 
 
+def device_code(lab: str, files: dict[PurePosixPath, bytes], nvcc: str, root: Path = ROOT) -> list[str] | None:
+    """The PTX nvcc makes of the lab's .cu files for each of SAME_CODE_ARCHS, comments and the
+    file's own name left out; None if a file does not compile."""
+    import subprocess
+    import tempfile
+    separable = "SEPARABLE" in (root / "tests" / lab / "CMakeLists.txt").read_text() \
+        if (root / "tests" / lab / "CMakeLists.txt").is_file() else False
+    out = []
+    with tempfile.TemporaryDirectory(prefix="same-code-") as tmp:
+        d = Path(tmp)
+        for rel, data in files.items():
+            (d / rel.name).write_bytes(data)
+        for rel in sorted(files):
+            if rel.suffix != ".cu":
+                continue
+            for arch in SAME_CODE_ARCHS:
+                cmd = [nvcc, "-ptx", f"-arch={arch}", "-std=c++17", "--expt-relaxed-constexpr", "-I", str(d),
+                       "-I", str(root / "labs" / lab), "-I", str(root / "common" / "include"), str(d / rel.name),
+                       "-o", str(d / "out.ptx")] + (["-rdc=true"] if separable else [])
+                if subprocess.run(cmd, capture_output=True).returncode != 0:
+                    return None
+                out.append(re.sub(r"//[^\n]*", "", (d / "out.ptx").read_text()))
+    return out
+
+
+def same_code(lab: str, nvcc: str, root: Path = ROOT, jobs: int = 2, report=print) -> int:
+    """Trivial compiler equivalence: every mutant of a kernel or device function that the ledger
+    has not killed, and for which nvcc emits exactly the reference's PTX (SAME_CODE_ARCHS), is
+    the reference's own program. It is recorded as "same_code" and never needs a GPU. Returns how
+    many were recorded."""
+    from concurrent.futures import ThreadPoolExecutor
+    ledger = load_ledger(lab, root)
+    todo = []
+    for m in mutants_of(lab, root):
+        entry = ledger["mutants"].get(m.id)
+        if m.kind == "host" or (entry and entry.get("sha") == m.sha and entry.get("result") != "survived"):
+            continue
+        if m.id in ledger["equivalent"]:
+            continue
+        todo.append(m)
+    if not todo:
+        return 0
+    reference = {PurePosixPath(lab, src.name): src.text.encode() for src in lab_sources(lab, root)}
+    want = device_code(lab, reference, nvcc, root)
+    if want is None:
+        report(f"{lab}: the reference does not compile with {nvcc}; nothing compared")
+        return 0
+    found = 0
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        for m, code in zip(todo, pool.map(lambda m: device_code(lab, m.files, nvcc, root), todo)):
+            if code is None or code != want:
+                continue
+            found += 1
+            ledger["mutants"][m.id] = {
+                "sha": m.sha, "where": m.where, "before": m.before, "after": m.after, "result": "same_code",
+                "points": "", "first_lost": f"nvcc emits the reference's PTX ({', '.join(SAME_CODE_ARCHS)})",
+                "tests": "", "gpu": ""}
+            report(f"same code  {lab}/{m.id}: {m.before} -> {m.after}")
+    save_ledger(lab, ledger, root)
+    return found
+
+
 def record(ledger: dict, m: Mutant, result: str, points: str, first: str, tests: str, gpu: str) -> None:
     ledger.setdefault("mutants", {})[m.id] = {
         "sha": m.sha, "where": m.where, "before": m.before, "after": m.after, "result": result,
@@ -708,7 +777,7 @@ def score(lab: str, root: Path = ROOT) -> dict:
         entry = ledger["mutants"].get(m.id)
         if not entry or entry.get("sha") != m.sha:
             counts["ungraded"] += 1
-        elif entry["result"] == "survived" and m.id in ledger["equivalent"]:
+        elif (entry["result"] == "survived" and m.id in ledger["equivalent"]) or entry["result"] == "same_code":
             counts["equivalent"] += 1
         else:
             counts[entry["result"]] += 1
@@ -760,6 +829,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--score", action="store_true", help="the mutation score of each lab, from its ledger")
     parser.add_argument("--check", action="store_true", help="check the ledgers")
     parser.add_argument("--operator", action="append", default=[], help="only these operators (repeatable)")
+    parser.add_argument("--same-code", action="store_true",
+                        help="record the kernel mutants for which nvcc emits the reference's PTX (needs nvcc, no GPU)")
+    parser.add_argument("-j", "--jobs", type=int, default=2, help="--same-code: nvcc runs at once")
     args = parser.parse_args(argv)
     if args.catalogue:
         print(catalogue_markdown())
@@ -780,6 +852,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"operators: {p}")
         print(f"operators: {len(labs)} ledgers checked, {len(problems)} problems")
         return 1 if problems else 0
+    if args.same_code:
+        import shutil
+        nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+        if not Path(nvcc).is_file():
+            print("operators: --same-code needs nvcc (the CUDA Toolkit) on PATH", file=sys.stderr)
+            return 2
+        try:
+            total = sum(same_code(lab, nvcc, jobs=args.jobs) for lab in labs)
+        except LedgerError as e:
+            print(f"operators: {e}", file=sys.stderr)
+            return 2
+        print(f"operators: {total} mutants compile to the reference's own PTX (recorded as same_code)")
+        return 0
     if args.score:
         try:
             print(score_table(labs))

@@ -71,6 +71,50 @@ bool check(const int *limits, const unsigned *dims) {
 """
 
 
+SAME_CODE_REFERENCE = """\
+__global__ void nest(int size, int *out) {
+  // BEGIN SOLUTION
+  if (size <= 1) return;
+  const int half = size >> 1;
+  if (threadIdx.x == 0 && half > 0) out[0] = half;
+  if (threadIdx.x < 4) out[threadIdx.x + 1] = size;
+  // STUB: // TODO
+  // END SOLUTION
+}
+"""
+
+
+def find_nvcc():
+    import shutil
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    return nvcc if Path(nvcc).is_file() else None
+
+
+@unittest.skipIf(operators is None or find_nvcc() is None, "needs tools/staff/operators.py and nvcc")
+class SameCodeTest(unittest.TestCase):
+    """--same-code: a mutant nvcc compiles to the reference's own PTX is recorded, and needs no
+    grading; one that changes the code is left for the grader."""
+
+    def test_same_code(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            for d in ("solutions/ch01_lab", "labs/ch01_lab", "tests/ch01_lab"):
+                (root / d).mkdir(parents=True)
+            (root / "solutions/ch01_lab/lab.cu").write_text(SAME_CODE_REFERENCE)
+            (root / "tests/ch01_lab/CMakeLists.txt").write_text("cudalab_add_lab(ch01_lab\n  SOURCES lab.cu)\n")
+            self.assertEqual(operators.same_code("ch01_lab", find_nvcc(), root, report=lambda _: None), 2)
+            ledger = operators.load_ledger("ch01_lab", root)
+            # half >= 1 after the early return, so `half >= 0` and dropping `half > 0` change nothing;
+            # `threadIdx.x <= 4` writes one more element.
+            self.assertEqual({k: v["result"] for k, v in ledger["mutants"].items()},
+                             {"relational:nest:2": "same_code", "drop_operand:nest:2": "same_code"})
+            ms = {m.id: m for m in operators.mutants_of("ch01_lab", root)}
+            self.assertFalse(operators.needs_grading(ms["relational:nest:2"], ledger, "t"))
+            self.assertTrue(operators.needs_grading(ms["relational:nest:3"], ledger, "t"))
+            self.assertEqual(operators.score("ch01_lab", root)["equivalent"], 2)
+            self.assertEqual(operators.check_ledger("ch01_lab", root), [])
+
+
 @unittest.skipIf(operators is None, "tools/staff/operators.py is not part of this tree")
 class OperatorTest(unittest.TestCase):
     def setUp(self):
