@@ -30,13 +30,15 @@ double percentile(const std::vector<double> &sorted, double p) {
   return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
 }
 
-// Runs setup (untimed), optional flush, then launch between two events. Returns ms, or -1.
-double timed_run(EventPair &ev, const std::function<void()> &launch, const std::function<void()> &setup,
-                 bool flush, std::string *error) {
+// Runs setup (untimed), optional flush, then @p launches calls of launch between two events.
+// Returns ms per launch, or -1.
+double timed_run(EventPair &ev, const std::function<void()> &launch, const std::function<void()> &setup, bool flush,
+                 int launches, std::string *error) {
   if (setup) setup();
   if (flush) flush_l2();
+  launches = std::max(1, launches);
   cudaEventRecord(ev.start);
-  launch();
+  for (int i = 0; i < launches; ++i) launch();
   cudaEventRecord(ev.stop);
   cudaError_t err = cudaEventSynchronize(ev.stop);
   if (err == cudaSuccess) err = cudaGetLastError();
@@ -46,7 +48,7 @@ double timed_run(EventPair &ev, const std::function<void()> &launch, const std::
   }
   float ms = 0.f;
   cudaEventElapsedTime(&ms, ev.start, ev.stop);
-  return ms;
+  return double(ms) / launches;
 }
 
 }  // namespace
@@ -93,11 +95,13 @@ TimingStats time_kernel(const std::function<void()> &launch, const TimingOptions
   }
   std::vector<double> samples;
   for (int i = 0; i < opts.warmup + opts.reps; ++i) {
-    double ms = timed_run(ev, launch, setup, opts.flush_l2, &bad.error);
+    double ms = timed_run(ev, launch, setup, opts.flush_l2, opts.launches, &bad.error);
     if (ms < 0) return bad;
     if (i >= opts.warmup) samples.push_back(ms);
   }
-  return summarize(samples);
+  TimingStats s = summarize(samples);
+  s.launches = std::max(1, opts.launches);
+  return s;
 }
 
 Comparison compare_kernels(const std::function<void()> &baseline, const std::function<void()> &candidate,
@@ -111,9 +115,9 @@ Comparison compare_kernels(const std::function<void()> &baseline, const std::fun
   }
   std::vector<double> a, b;
   for (int i = 0; i < opts.warmup + opts.reps; ++i) {
-    double ta = timed_run(ev, baseline, setup_baseline, opts.flush_l2, &c.baseline.error);
+    double ta = timed_run(ev, baseline, setup_baseline, opts.flush_l2, opts.launches, &c.baseline.error);
     if (ta < 0) return c;
-    double tb = timed_run(ev, candidate, setup_candidate, opts.flush_l2, &c.candidate.error);
+    double tb = timed_run(ev, candidate, setup_candidate, opts.flush_l2, opts.launches, &c.candidate.error);
     if (tb < 0) return c;
     if (i >= opts.warmup) {
       a.push_back(ta);
@@ -122,6 +126,7 @@ Comparison compare_kernels(const std::function<void()> &baseline, const std::fun
   }
   c.baseline = summarize(a);
   c.candidate = summarize(b);
+  c.baseline.launches = c.candidate.launches = std::max(1, opts.launches);
   return c;
 }
 

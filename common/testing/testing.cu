@@ -9,8 +9,8 @@ namespace cudalab {
 
 void HostTest::SetUp() {
   seed_ = choose_seed();
-  std::printf("[ CUDALAB  ] seed: %llu (reproduce with CUDALAB_SEED=%llu)\n",
-              static_cast<unsigned long long>(seed_), static_cast<unsigned long long>(seed_));
+  std::printf("[ CUDALAB  ] seed: %llu (reproduce with CUDALAB_SEED=%llu)\n", static_cast<unsigned long long>(seed_),
+              static_cast<unsigned long long>(seed_));
   ::testing::Test::RecordProperty("seed", std::to_string(seed_));
 }
 
@@ -41,8 +41,9 @@ std::string PerfReport::line() const {
   os.setf(std::ios::fixed);
   os.precision(3);
   os << candidate << " vs " << baseline << ": " << cmp.candidate.median_ms << " ms vs " << cmp.baseline.median_ms
-     << " ms (median of " << cmp.candidate.reps << ", noise " << 100.0 * cmp.candidate.spread << "% / "
-     << 100.0 * cmp.baseline.spread << "%)";
+     << " ms (median of " << cmp.candidate.reps
+     << (cmp.candidate.launches > 1 ? " samples of " + std::to_string(cmp.candidate.launches) + " launches" : "")
+     << ", noise " << 100.0 * cmp.candidate.spread << "% / " << 100.0 * cmp.baseline.spread << "%)";
   os.precision(2);
   os << ", speed-up " << cmp.speedup() << "x, required >= " << threshold << "x" << threshold_note(threshold_key);
   if (bytes > 0) {
@@ -57,8 +58,8 @@ std::string PerfReport::line() const {
 
 void expect_speedup(const PerfReport &r) {
   if (!r.cmp.baseline.ok || !r.cmp.candidate.ok) {
-    ADD_FAILURE() << r.candidate << ": timing failed: "
-                  << (r.cmp.candidate.ok ? r.cmp.baseline.error : r.cmp.candidate.error);
+    ADD_FAILURE() << r.candidate
+                  << ": timing failed: " << (r.cmp.candidate.ok ? r.cmp.baseline.error : r.cmp.candidate.error);
     return;
   }
   std::string line = r.line();

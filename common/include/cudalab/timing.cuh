@@ -19,6 +19,10 @@ struct TimingOptions {
   int warmup = 3;         ///< untimed runs first (clocks up, caches and JIT warm)
   int reps = 21;          ///< timed runs; the median is reported
   bool flush_l2 = false;  ///< overwrite a buffer of 2 x L2 size before every timed run
+  /// Launches per sample: each timed run calls the launch function this many times back to back
+  /// between its two events, and the times reported are per launch (sample / launches). A kernel
+  /// of a few microseconds is otherwise timed mostly by the gap between an event and the launch.
+  int launches = 1;
 };
 
 /// @brief Result of timing one kernel.
@@ -30,6 +34,7 @@ struct TimingStats {
   double max_ms = 0.0;     ///< slowest run
   double spread = 0.0;     ///< (75th - 25th percentile) / median: the noise of the measurement
   int reps = 0;            ///< number of timed runs
+  int launches = 1;        ///< launches per timed run (TimingOptions::launches); the times are per launch
 };
 
 /// @brief Summarises raw samples (milliseconds) into a TimingStats.

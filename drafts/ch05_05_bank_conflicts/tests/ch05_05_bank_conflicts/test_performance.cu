@@ -54,21 +54,17 @@ TEST_F(TransposePerformance, PaddedTileIsClearlyFasterThanTheConflictedOne) {
   if (!prepare("transposeShared", launch_transpose_shared, rows, cols)) return;
   if (!prepare("transposeSharedPadded", launch_transpose_padded, rows, cols)) return;
   // One L2-resident transpose runs for 10-20 us, about as long as the gap between a timing event
-  // and the launch after it; each timed sample is therefore kLaunches launches back to back, so the
-  // GPU runs them without idling in between and the ratio is the kernels' own.
-  constexpr int kLaunches = 10;
-  cudalab::Comparison cmp = cudalab::compare_kernels(
-      [&] {
-        for (int i = 0; i < kLaunches; ++i) launch_transpose_shared(data_.input(), data_.output(), rows, cols);
-      },
-      [&] {
-        for (int i = 0; i < kLaunches; ++i) launch_transpose_padded(data_.input(), data_.output(), rows, cols);
-      },
-      options());
-  const std::string shape = std::to_string(rows) + "x" + std::to_string(cols) + " (L2-resident, " +
-                            std::to_string(kLaunches) + " launches a sample)";
+  // and the launch after it; each timed sample is therefore 10 launches back to back
+  // (TimingOptions::launches), so the GPU runs them without idling in between and the ratio is the
+  // kernels' own. The times and bytes reported are per launch.
+  cudalab::TimingOptions opts = options();
+  opts.launches = 10;
+  cudalab::Comparison cmp =
+      cudalab::compare_kernels([&] { launch_transpose_shared(data_.input(), data_.output(), rows, cols); },
+                               [&] { launch_transpose_padded(data_.input(), data_.output(), rows, cols); }, opts);
+  const std::string shape = std::to_string(rows) + "x" + std::to_string(cols) + " (L2-resident)";
   cudalab::expect_speedup({"transposeSharedPadded " + shape, "your transposeShared (tile[32][32]) " + shape, cmp,
-                           cudalab::threshold("padded_vs_shared"), "padded_vs_shared", data_.bytes() * kLaunches});
+                           cudalab::threshold("padded_vs_shared"), "padded_vs_shared", data_.bytes()});
 }
 
 // The same-structure baseline: out[r][c] = in[r][c] with the transposes' grid, 32 x 8 blocks and
