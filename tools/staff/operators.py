@@ -651,10 +651,11 @@ def ledger_path(lab: str, root: Path = ROOT) -> Path:
 
 
 def tests_sha(lab: str, root: Path = ROOT) -> str:
-    """A hash of what grades the lab: its test folder and the shared test code. A survivor is
+    """A hash of what grades the lab: its test folder and the shared code (common/: the harness, the
+    timing, the checks; cmake/). A survivor is
     graded again when this changes (a new check may kill it); a killed mutant is not."""
     h = hashlib.sha256()
-    for base in (root / "tests" / lab, root / "tests" / "support", root / "common" / "testing", root / "cmake"):
+    for base in (root / "tests" / lab, root / "tests" / "support", root / "common", root / "cmake"):
         for p in sorted(base.rglob("*")) if base.is_dir() else []:
             if p.is_file():
                 h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes())
