@@ -651,9 +651,9 @@ def ledger_path(lab: str, root: Path = ROOT) -> Path:
 
 
 def tests_sha(lab: str, root: Path = ROOT) -> str:
-    """A hash of what grades the lab: its test folder and the shared code (common/: the harness, the
-    timing, the checks; cmake/). A survivor is
-    graded again when this changes (a new check may kill it); a killed mutant is not."""
+    """A hash of what grades the lab: its test folder and the shared code (common/: the harness,
+    the timing, the checks; cmake/). A survivor is graded again when this changes (a new check may
+    kill it); a killed mutant is not."""
     h = hashlib.sha256()
     for base in (root / "tests" / lab, root / "tests" / "support", root / "common", root / "cmake"):
         for p in sorted(base.rglob("*")) if base.is_dir() else []:
