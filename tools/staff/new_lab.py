@@ -4,7 +4,7 @@
     tools/staff/new_lab.py LAB [--title "Title"] [--source "where it comes from"]
 
 LAB is the lab's folder name, chNN_MM_topic (lowercase; chNN_MM sorts it among the labs, e.g.
-ch05_05_transpose). It writes, and refuses to write over anything that exists:
+ch05_07_scan). It writes, and refuses to write over anything that exists:
 
     labs/LAB/README.md              the one README outline (tools/test_readmes.py), to fill in
     labs/LAB/TOPIC.cuh              the interface: a kernel and a host function, with Doxygen comments
@@ -320,7 +320,7 @@ def plan(lab: str, title: str, source: str) -> dict[Path, str]:
     """The files of a new lab (paths relative to the repository root) and their text."""
     m = NAME.fullmatch(lab)
     if not m:
-        raise NewLabError(f"{lab!r} is not a lab name: chNN_MM_topic, lowercase (e.g. ch05_05_transpose)")
+        raise NewLabError(f"{lab!r} is not a lab name: chNN_MM_topic, lowercase (e.g. ch05_07_scan)")
     short, topic = f"ch{m.group(1)}_{m.group(2)}", m.group(3)
     if not title.strip() or not source.strip():
         raise NewLabError("--title and --source must not be empty")
