@@ -53,7 +53,7 @@ double warps_per_scheduler(double occupancy, const SchedulerView &view) {
 
 SchedulerPrediction predict_scheduler(double warps, int ilp, double latency_cycles) {
   // TODO(ch03_16): the model of warp_scheduling.cuh: one warp alone issues min(1, ilp / latency)
-  // per cycle; W warps ask for W times that. Stall-bound (<= 1) or issue-bound (> 1): issue
+  // per cycle; W warps ask for W times that. Stall-bound (< 1) or issue-bound (>= 1): issue
   // utilisation, eligible warps, then the three shares of the warps' cycles. All 0 for W <= 0.
   (void)warps;
   (void)ilp;

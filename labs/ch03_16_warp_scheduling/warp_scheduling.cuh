@@ -6,8 +6,9 @@
 /// **4 sub-partitions**, each with its own warp scheduler that can issue **one instruction per
 /// cycle** (an *issue slot*). The SM's resident warps are partitioned among the four schedulers
 /// for their whole life. In any cycle each of a scheduler's active warps is
-///  * **stalled**: its next instruction waits for something (here: the result of the previous
-///    dependent instruction, which takes `latency` cycles);
+///  * **stalled**: it cannot issue, for any reason (Nsight Compute's stall reasons: an operand not
+///    ready, a barrier, a busy pipe, instruction fetch, ...). The model counts one: the result of
+///    the previous dependent instruction, which takes `latency` cycles;
 ///  * **eligible**: ready to issue. One eligible warp is **selected** and issues; the others are
 ///    eligible but *not selected* in this cycle.
 ///
@@ -20,11 +21,11 @@
 /// has k independent dependency chains can issue k instructions, then waits for the first result:
 /// alone it issues r = min(1, k / L) instructions per cycle. The scheduler is asked for
 /// d = W r issue slots per cycle.
-///  * d <= 1 (**stall-bound**, latency not hidden): every ready warp issues at once.
+///  * d < 1 (**stall-bound**, latency not hidden): every ready warp issues at once.
 ///    issue = eligible = d.
-///  * d > 1 (**issue-bound**, the issue slot is the limit): issue = 1. Each issue of a warp's k
+///  * d >= 1 (**issue-bound**, the issue slot is the limit): issue = 1. Each issue of a warp's k
 ///    instructions leaves it stalled for L - k cycles (none when k >= L), L/k - 1 stalled warps on
-///    average, so eligible = W - max(0, L/k - 1).
+///    average, so eligible = W - max(0, L/k - 1). At d = 1 both cases give issue = eligible = 1.
 /// Shares of the active warp-cycles (they add up to 1 when W > 0): selected = issue / W,
 /// not selected = (eligible - issue) / W, waiting on the dependency = (W - eligible) / W.
 #pragma once
@@ -41,7 +42,7 @@
 struct SchedulerView {
   int schedulers_per_sm = 0;        ///< warp schedulers (sub-partitions) per SM: 4 from sm_70 on
   int max_warps_per_sm = 0;         ///< resident warps an SM can hold (maxThreadsPerMultiProcessor / warpSize)
-  int max_warps_per_scheduler = 0;  ///< max_warps_per_sm / schedulers_per_sm: 8 on sm_75, 16 on sm_80 and sm_90
+  int max_warps_per_scheduler = 0;  ///< max_warps_per_sm / schedulers_per_sm: 8 sm_75, 12 sm_86/89/120, 16 sm_80/90
 };
 
 /// @brief YOURS (host): the SchedulerView of device @p device, from the CUDA runtime's attributes

@@ -100,7 +100,7 @@ SchedulerPrediction predict_scheduler(double warps, int ilp, double latency_cycl
   p.waiting_share = (warps - p.eligible_warps) / warps;
   return p;
   // STUB: // TODO(ch03_16): the model of warp_scheduling.cuh: one warp alone issues min(1, ilp / latency)
-  // STUB: // per cycle; W warps ask for W times that. Stall-bound (<= 1) or issue-bound (> 1): issue
+  // STUB: // per cycle; W warps ask for W times that. Stall-bound (< 1) or issue-bound (>= 1): issue
   // STUB: // utilisation, eligible warps, then the three shares of the warps' cycles. All 0 for W <= 0.
   // STUB: (void)warps;
   // STUB: (void)ilp;
