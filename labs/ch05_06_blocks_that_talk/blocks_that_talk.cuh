@@ -1,5 +1,5 @@
 /// @file blocks_that_talk.cuh
-/// @brief Lab ch05_06 -- Blocks that talk: a single-pass reduction and memory ordering.
+/// @brief Lab ch05_06 -- Inter-block communication: fences, release/acquire and the last block (a single-pass sum).
 ///
 /// Blocks of one grid share data only through global memory and atomics: each SM has its own L1,
 /// and the L1s are not kept coherent with each other. A single-pass sum lets every block publish
