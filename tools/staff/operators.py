@@ -757,7 +757,8 @@ def same_code(lab: str, nvcc: str, root: Path = ROOT, jobs: int = 2, report=prin
                 "points": "", "first_lost": f"nvcc emits the reference's PTX ({', '.join(SAME_CODE_ARCHS)})",
                 "tests": "", "gpu": ""}
             report(f"same code  {lab}/{m.id}: {m.before} -> {m.after}")
-    save_ledger(lab, ledger, root)
+    if found:
+        save_ledger(lab, ledger, root)
     return found
 
 
