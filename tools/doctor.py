@@ -571,7 +571,7 @@ def check_counters(wsl: bool, params: Optional[str], euid: Optional[int], driver
     if not driver_ok:
         return None
     tests = ("the tests that read Nsight Compute's counters (README, GPUs table) cannot be measured on "
-             "this machine: they are skipped with ERR_NVGPUCTRPERM")
+             "this machine: they are not applicable here (ERR_NVGPUCTRPERM), left out of the total")
     if wsl:
         return Finding(NOTE, "counters", "on WSL 2 counter access is a Windows setting",
                        "if the counter tests report ERR_NVGPUCTRPERM: NVIDIA Control Panel > Desktop > Enable "

@@ -57,11 +57,21 @@ double NcuResult::get(const std::string &kernel, const std::string &metric) cons
   return m == k->second.end() ? -1.0 : m->second;
 }
 
+bool counters_required() {
+#ifdef CUDALAB_REQUIRE_COUNTERS
+  return true;
+#else
+  const char *env = std::getenv("CUDALAB_REQUIRE_COUNTERS");
+  return env && (std::string(env) == "1" || std::string(env) == "ON" || std::string(env) == "on");
+#endif
+}
+
 NcuResult run_ncu(const std::string &ncu, const std::string &target, const std::string &args,
                   const std::string &kernel_regex, const std::vector<std::string> &metrics) {
   NcuResult r;
   if (ncu.empty() || !std::ifstream(ncu).good()) {
     r.status = NcuResult::Status::kSkip;
+    r.counters_unavailable = true;
     r.message =
         "Nsight Compute (ncu) not found at configure time (it ships with the CUDA Toolkit; reconfigure "
         "with ncu on PATH)";
@@ -79,6 +89,7 @@ NcuResult run_ncu(const std::string &ncu, const std::string &target, const std::
   r.output = run(r.command, &rc);
   if (r.output.find("ERR_NVGPUCTRPERM") != std::string::npos) {
     r.status = NcuResult::Status::kSkip;
+    r.counters_unavailable = true;
     r.message =
         "profiling is not permitted on this machine (ERR_NVGPUCTRPERM: GPU performance counters are "
         "restricted to administrators; see https://developer.nvidia.com/ERR_NVGPUCTRPERM)";

@@ -34,6 +34,9 @@ struct NcuResult {
   std::string message;            ///< why it was skipped or failed (one line)
   std::string command;            ///< the ncu command line that ran
   std::string output;             ///< everything ncu and the target printed
+  /// kSkip because this machine cannot read the GPU's performance counters (no ncu, or
+  /// ERR_NVGPUCTRPERM): "not applicable" on a student's machine, a failure on a grading machine
+  bool counters_unavailable = false;
   /// kernel name (up to its first '(') -> metric name -> value (the last launch profiled)
   std::map<std::string, std::map<std::string, double>> values;
   /// @brief The value of @p metric for @p kernel, or -1 when ncu did not report it.
@@ -50,6 +53,10 @@ struct NcuResult {
 NcuResult run_ncu(const std::string &ncu, const std::string &target, const std::string &args,
                   const std::string &kernel_regex, const std::vector<std::string> &metrics);
 
+/// @brief True on a grading machine, which must read the counters: configured with
+/// -DCUDALAB_REQUIRE_COUNTERS=ON, or CUDALAB_REQUIRE_COUNTERS=1 in the environment.
+bool counters_required();
+
 /// @brief Prints one "[ PROFILE  ]" row per metric: the book's nvprof name, the ncu name and the
 /// value for each kernel in @p kernels (-1: not reported).
 /// @param r the ncu result
@@ -60,10 +67,18 @@ void print_profile(const NcuResult &r, const std::vector<std::string> &kernels, 
 }  // namespace cudalab
 
 /// In a GPU test: runs ncu on this lab's profile target (CUDALAB_NCU / CUDALAB_PROFILE_TARGET)
-/// into the NcuResult @p var; skips the test when profiling is not possible here and fails it
-/// when ncu or the target failed (a wrong student kernel: the target's reason).
-#define CUDALAB_RUN_NCU(var, args, kernel_regex, ...)                                           \
-  const ::cudalab::NcuResult var =                                                              \
-      ::cudalab::run_ncu(CUDALAB_NCU, CUDALAB_PROFILE_TARGET, args, kernel_regex, __VA_ARGS__); \
-  if (var.status == ::cudalab::NcuResult::Status::kSkip) GTEST_SKIP() << var.message;           \
+/// into the NcuResult @p var. Where the counters cannot be read, the test is "not applicable on
+/// this GPU" (left out of the total, like a test that needs more memory than the GPU has), except
+/// on a grading machine (counters_required()), where it fails. Other reasons not to profile skip
+/// it; a failure of ncu or of the target (a wrong student kernel: the target's reason) fails it.
+#define CUDALAB_RUN_NCU(var, args, kernel_regex, ...)                                                                 \
+  const ::cudalab::NcuResult var =                                                                                    \
+      ::cudalab::run_ncu(CUDALAB_NCU, CUDALAB_PROFILE_TARGET, args, kernel_regex, __VA_ARGS__);                       \
+  if (var.status == ::cudalab::NcuResult::Status::kSkip && var.counters_unavailable) {                                \
+    if (::cudalab::counters_required())                                                                               \
+      GTEST_FAIL() << "this machine grades the course and must read the GPU's performance counters: " << var.message; \
+    GTEST_SKIP() << "not applicable on this GPU: " << var.message                                                     \
+                 << " -- the course's grading machine measures this test";                                            \
+  }                                                                                                                   \
+  if (var.status == ::cudalab::NcuResult::Status::kSkip) GTEST_SKIP() << var.message;                                 \
   if (var.status == ::cudalab::NcuResult::Status::kFail) GTEST_FAIL() << var.message
