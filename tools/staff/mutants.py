@@ -345,7 +345,7 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
     log.write_text("")
     start = time.monotonic()
     built = grade_submission.run(["nice", "-n", "10", "cmake", "--build", str(build), "-j", str(build_jobs), "--",
-                                  "-k"], log) == 0
+                                  "-k", "0"], log) == 0
     times["build"] = time.monotonic() - start
     if not built:
         # A failed rebuild leaves the previous submission's programs behind: remove the lab's, so its
@@ -510,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="--check --compile: parallel nvcc runs; grading: trees built at once (each lab's "
                              "mutants are shared among up to ceil(mutants / --per-tree) trees)")
     parser.add_argument("--per-tree", type=int, default=4, help="grading: mutants per tree (default 4)")
-    parser.add_argument("--build-jobs", type=int, default=2, help="grading: make jobs per tree (default 2)")
+    parser.add_argument("--build-jobs", type=int, default=2, help="grading: compile jobs per tree (default 2)")
     parser.add_argument("--gpu-jobs", type=int, default=1,
                         help="grading: correctness tests run at once (timed tests always run alone)")
     parser.add_argument("--gpu-labs", type=int, default=3,
