@@ -313,17 +313,22 @@ class Row:
 
 
 def merge_junit(parts: list[Path], out: Path) -> None:
-    """One JUnit file with the test cases of several ctest runs (for tools/grade.py)."""
+    """One JUnit file with the test cases of several ctest runs (for tools/grade.py); its wall-clock
+    "time" is the sum of the runs' (they run one after another)."""
     root = None
+    seconds = 0.0
     for part in parts:
         if not part.is_file():
             continue
         tree = ET.parse(part).getroot()
+        seconds += float(tree.get("time") or 0)
         if root is None:
             root = tree
         else:
             for case in tree.iter("testcase"):
                 root.append(case)
+    if root is not None:
+        root.set("time", f"{seconds:g}")
     ET.ElementTree(root if root is not None else ET.Element("testsuite")).write(out, encoding="unicode")
 
 
