@@ -779,13 +779,20 @@ function(cudalab_add_lab lab)
   # generic host tests over the PTX of the student's sources (tests/support/test_technique.cpp).
   _cudalab_technique(${lab} ${CMAKE_CURRENT_SOURCE_DIR}/grading.json technique_declared)
   if(technique_declared)
-    list(APPEND ARG_HOST_TESTS ${CUDALAB_ROOT}tests/support/test_technique.cpp
-                               ${CMAKE_CURRENT_BINARY_DIR}/${lab}_technique.cpp)
+    list(APPEND ARG_HOST_TESTS ${CMAKE_CURRENT_BINARY_DIR}/${lab}_technique.cpp)
+    # The checks themselves are the same for every lab (the lab's manifest and PTX are generated
+    # files of its own): compiled once, linked into each lab's host test binary.
+    if(NOT TARGET cudalab_technique_checks)
+      add_library(cudalab_technique_checks OBJECT EXCLUDE_FROM_ALL ${CUDALAB_ROOT}tests/support/test_technique.cpp)
+      target_include_directories(cudalab_technique_checks PRIVATE ${CUDALAB_ROOT}tests/support)
+      target_link_libraries(cudalab_technique_checks PRIVATE cudalab::testing)
+    endif()
   endif()
   if(ARG_HOST_TESTS)
     _cudalab_test_executable(${lab} correctness host ${ARG_TIMEOUT} ${ARG_PERF_TIMEOUT} ${ARG_HOST_TESTS})
   endif()
   if(technique_declared)
+    target_link_libraries(${lab}_correctness_host PRIVATE cudalab_technique_checks)
     set(ptx_files "")
     foreach(source IN LISTS sources)
       _cudalab_ptx(${lab} ${source} "${ARG_SEPARABLE}" ptx)

@@ -499,6 +499,26 @@ def threshold_overrides(manifest: dict, device: str, ran: set[str]) -> list[str]
     return lines
 
 
+def duration(seconds: float) -> str:
+    """ "45 s", "3 min 05 s"."""
+    whole = round(seconds)
+    return f"{whole} s" if whole < 60 else f"{whole // 60} min {whole % 60:02d} s"
+
+
+def time_line(root: ET.Element) -> str:
+    """How long the ctest run of this JUnit file took: its wall-clock "time" (ctest writes it on
+    the file's root), else the sum of the tests' own times, said as such."""
+    cases = list(root.iter("testcase"))
+    try:
+        wall = float(root.get("time", ""))
+    except ValueError:
+        wall = None
+    if wall is not None:
+        return f"Tests: {len(cases)} in {duration(wall)}, wall clock (this ctest run; the build before it not counted)"
+    own = sum(float(c.get("time") or 0) for c in cases)
+    return f"Tests: {len(cases)}; their own times add up to {duration(own)} (the run's wall-clock time is not recorded)"
+
+
 def labs_line(manifest: dict) -> str:
     """ "3 of 20 labs in this build (CUDALAB_LABS=...)": a restriction left in the CMake cache shows."""
     built = len(manifest.get("labs", []))
@@ -551,7 +571,7 @@ def trace_hints(results: list[Result], trace_labs: set[str], build_dir: str) -> 
 
 
 def render(results: list[Result], scores: dict[str, LabScore], device: str, manifest: dict | None = None,
-           notes: list[str] | None = None, trace_labs: set[str] | None = None) -> str:
+           notes: list[str] | None = None, trace_labs: set[str] | None = None, timing: str = "") -> str:
     ran = {r.lab for r in results}
     lines = ["", "=" * 100, f"cuda-labs score table    GPU: {device}"]
     if manifest is not None:
@@ -573,6 +593,8 @@ def render(results: list[Result], scores: dict[str, LabScore], device: str, mani
         lines.append(f"{name:<36} {s.variant:<9} {fmt(s.correctness):>12} {fmt(s.performance):>12} "
                      f"{fmt(pts):>10}  {note}")
     lines += ["-" * len(header), f"{'total':<36} {'':<9} {'':>12} {'':>12} {fmt(total):>10}"]
+    if timing:
+        lines.append(timing)
     measured = [r for r in results if perf_lines(r)]
     if measured:
         lines += ["", "Performance measurements:"]
@@ -670,7 +692,7 @@ def run(args) -> int:
               f"`ctest --output-junit {args.junit}`)")
         return 0
     junit = args.junit.read_bytes()  # first: `ctest --show-only` below runs the pre-test step
-    parse_junit(junit, str(args.junit))
+    timing = time_line(parse_junit(junit, str(args.junit)))
     for lab in manifest["labs"]:
         load_grading(lab["grading"], lab["name"])
     labels, records = read_tests(manifest)
@@ -684,7 +706,7 @@ def run(args) -> int:
     # tools/tracer/CMakeLists.txt: trace.<lab>, labelled trace_unavailable where the tracer is not built
     trace_labs = {lab for lab in scores
                   if f"trace.{lab}" in labels and "trace_unavailable" not in labels[f"trace.{lab}"]}
-    print(render(results, scores, device, manifest, total_notes(manifest, labels), trace_labs))
+    print(render(results, scores, device, manifest, total_notes(manifest, labels), trace_labs, timing))
     args.out.mkdir(parents=True, exist_ok=True)
     write_junit(results, scores, device, args.out / "grade.xml")
     ran = {r.lab for r in results}

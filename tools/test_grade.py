@@ -321,6 +321,15 @@ class GradeStepTest(unittest.TestCase):
             del os.environ["CUDALAB_GRADING"]
         self.assertTrue(self.junit.exists())
 
+    def test_table_says_how_long_the_tests_took(self):
+        rc, out, err = self.main()  # no wall-clock time in the file: the tests' own times, said as such
+        self.assertEqual(rc, 0, err)
+        self.assertIn("Tests: 10; their own times add up to 1 min 03 s (the run's wall-clock time is not recorded)", out)
+        self.junit.write_text(JUNIT.replace('<testsuite name="x" tests="7">', '<testsuite name="x" tests="7" time="157">'))
+        rc, out, err = self.main()
+        self.assertEqual(rc, 0, err)
+        self.assertIn("Tests: 10 in 2 min 37 s, wall clock (this ctest run; the build before it not counted)", out)
+
     def test_table_says_how_many_labs_are_built(self):
         rc, out, _ = self.main()
         self.assertIn("1 of 20 labs in this build", out)

@@ -313,17 +313,22 @@ class Row:
 
 
 def merge_junit(parts: list[Path], out: Path) -> None:
-    """One JUnit file with the test cases of several ctest runs (for tools/grade.py)."""
+    """One JUnit file with the test cases of several ctest runs (for tools/grade.py); its wall-clock
+    "time" is the sum of the runs' (they run one after another)."""
     root = None
+    seconds = 0.0
     for part in parts:
         if not part.is_file():
             continue
         tree = ET.parse(part).getroot()
+        seconds += float(tree.get("time") or 0)
         if root is None:
             root = tree
         else:
             for case in tree.iter("testcase"):
                 root.append(case)
+    if root is not None:
+        root.set("time", f"{seconds:g}")
     ET.ElementTree(root if root is not None else ET.Element("testsuite")).write(out, encoding="unicode")
 
 
@@ -345,7 +350,7 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
     log.write_text("")
     start = time.monotonic()
     built = grade_submission.run(["nice", "-n", "10", "cmake", "--build", str(build), "-j", str(build_jobs), "--",
-                                  "-k"], log) == 0
+                                  "-k", "0"], log) == 0
     times["build"] = time.monotonic() - start
     if not built:
         # A failed rebuild leaves the previous submission's programs behind: remove the lab's, so its
@@ -510,7 +515,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="--check --compile: parallel nvcc runs; grading: trees built at once (each lab's "
                              "mutants are shared among up to ceil(mutants / --per-tree) trees)")
     parser.add_argument("--per-tree", type=int, default=4, help="grading: mutants per tree (default 4)")
-    parser.add_argument("--build-jobs", type=int, default=2, help="grading: make jobs per tree (default 2)")
+    parser.add_argument("--build-jobs", type=int, default=2, help="grading: compile jobs per tree (default 2)")
     parser.add_argument("--gpu-jobs", type=int, default=1,
                         help="grading: correctness tests run at once (timed tests always run alone)")
     parser.add_argument("--gpu-labs", type=int, default=3,

@@ -6,6 +6,7 @@ import io
 import json
 import tempfile
 import unittest
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 try:
@@ -208,3 +209,17 @@ class GpuLockTest(unittest.TestCase):
     def test_exclusive_runs_alone(self):
         state = self.run_holders(mutants.GpuLock(3), ["shared", "exclusive", "shared", "shared", "exclusive", "shared"])
         self.assertFalse(state["exclusive_with_others"])
+
+
+@unittest.skipIf(mutants is None, "tools/staff/mutants.py is not part of this tree")
+class MergeJunitTest(unittest.TestCase):
+    def test_cases_of_every_run_and_the_sum_of_their_times(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            parts = [Path(tmp, f"part{i}.xml") for i in range(3)]
+            for i, (part, seconds) in enumerate(zip(parts[:2], ("3", "4.5"))):
+                part.write_text(f'<testsuite time="{seconds}"><testcase name="t{i}" time="1"/></testsuite>')
+            out = Path(tmp, "junit.xml")
+            mutants.merge_junit(parts, out)  # parts[2] was never written: left out
+            root = ET.parse(out).getroot()
+            self.assertEqual([c.get("name") for c in root.iter("testcase")], ["t0", "t1"])
+            self.assertEqual(root.get("time"), "7.5")

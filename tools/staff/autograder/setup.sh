@@ -11,7 +11,7 @@
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq cmake g++ python3 libgtest-dev git wget gnupg ca-certificates
+apt-get install -y -qq cmake ninja-build g++ python3 libgtest-dev git wget gnupg ca-certificates
 if ! command -v nvcc >/dev/null && [[ ! -x /usr/local/cuda/bin/nvcc ]]; then
   # The CUDA Toolkit from NVIDIA's apt repository (Ubuntu 22.04 image; adjust for others).
   wget -q https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/cuda-keyring_1.1-1_all.deb
