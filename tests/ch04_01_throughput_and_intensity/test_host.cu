@@ -217,7 +217,8 @@ class DeviceFiguresModel : public cudalab::HostTest {};
 
 TEST_F(DeviceFiguresModel, Fp32LanesPerSmFollowThePublishedTable) {
   // CUDA C++ Programming Guide, "Arithmetic Instructions": 32-bit floating-point add, multiply,
-  // multiply-add results per clock cycle per multiprocessor.
+  // multiply-add results per clock cycle per multiprocessor. Every compute capability a GPU has
+  // had: those of the header's table, then the older ones (0: not in the table), and one to come.
   const struct {
     int major, minor, lanes;
   } table[] = {{7, 0, 64},
@@ -229,15 +230,29 @@ TEST_F(DeviceFiguresModel, Fp32LanesPerSmFollowThePublishedTable) {
                {8, 9, 128},
                {9, 0, 128},
                {10, 0, 128},
+               {10, 1, 128},
                {10, 3, 128},
                {11, 0, 128},
                {12, 0, 128},
                {12, 1, 128},
                // not in the table: 0
-               {6, 1, 0},
+               {1, 0, 0},
+               {1, 1, 0},
+               {1, 2, 0},
+               {1, 3, 0},
+               {2, 0, 0},
+               {2, 1, 0},
+               {3, 0, 0},
+               {3, 2, 0},
+               {3, 5, 0},
+               {3, 7, 0},
+               {5, 0, 0},
                {5, 2, 0},
-               {13, 0, 0},
-               {3, 5, 0}};
+               {5, 3, 0},
+               {6, 0, 0},
+               {6, 1, 0},
+               {6, 2, 0},
+               {13, 0, 0}};
   for (const auto &row : table)
     EXPECT_TRUE(eq("fp32_lanes_per_sm(" + std::to_string(row.major) + ", " + std::to_string(row.minor) + ")",
                    fp32_lanes_per_sm(row.major, row.minor), row.lanes));
