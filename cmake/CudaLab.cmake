@@ -46,8 +46,9 @@
 # removed when ctest reads the lab's test list, once at the start of every ctest run.
 # Order: the lab's tests that run alone (RUN_SERIAL: timed, ncu, big-memory) and its sanitizer
 # checks DEPEND on its other GPU correctness tests, so a hang is usually met first by a test with
-# the short budget. Correctness tests may share the GPU (`ctest -j`); a sanitizer check counts
-# as 2 of the -j slots (PROCESSORS 2).
+# the short budget. Correctness tests may share the GPU (`ctest -j`); a sanitizer check (the
+# exhibits and SanitizeAll: they time nothing) shares it too and counts as 2 of the -j slots
+# (PROCESSORS 2).
 
 set(CUDALAB_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
 cmake_path(NORMAL_PATH CUDALAB_ROOT)
@@ -935,7 +936,7 @@ list(APPEND cudalab_late_${lab} [==[${name}]==])
          [==[-DGTEST_FILTER=${filter}]==] [==[-DTOTAL=${total}]==]
          [==[-DNAME=SanitizeAll.${tool}]==] -P [==[${CUDALAB_ROOT}cmake/RunSanitizer.cmake]==])
 set_tests_properties([==[${name}]==] PROPERTIES LABELS \"${lab};correctness;gpu;sanitizer\"
-  SKIP_REGULAR_EXPRESSION [==[\\[ CUDALAB  \\] skipped:]==] TIMEOUT ${ctest_timeout} PROCESSORS 2 RUN_SERIAL TRUE
+  SKIP_REGULAR_EXPRESSION [==[\\[ CUDALAB  \\] skipped:]==] TIMEOUT ${ctest_timeout} PROCESSORS 2
   ENVIRONMENT \"CUDALAB_STATE_DIR=${CMAKE_CURRENT_BINARY_DIR};CUDALAB_KERNEL_TIMEOUT=${ARG_PERF_TIMEOUT};GTEST_OUTPUT=json:${CMAKE_CURRENT_BINARY_DIR}/results/${record}\")
 list(APPEND cudalab_late_${lab} [==[${name}]==])
 ")

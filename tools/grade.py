@@ -464,7 +464,7 @@ def gradescope(results: list[Result], device: str) -> dict:
                       "status": "passed" if r.status in ("passed", "not applicable") else "failed",
                       "output": output, "visibility": "visible",
                       "tags": [r.lab, r.kind, r.where]})
-    return {"score": sum(r.points for r in results), "output": f"GPU: {device}",
+    return {"score": sum(r.points for r in results), "output": f"GPU: {device}\n{health_line(results)}",
             "visibility": "visible", "stdout_visibility": "visible", "tests": tests}
 
 
@@ -570,12 +570,37 @@ def trace_hints(results: list[Result], trace_labs: set[str], build_dir: str) -> 
             f"(pictures in {os.path.join(build_dir, 'trace', lab)}/)" for lab in labs]
 
 
+def health_line(results: list[Result]) -> str:
+    """One line that tells a healthy run from one whose GPU tests never ran (no GPU visible, a driver
+    too old): both score 0 on untouched skeletons, only this line and the skip reasons differ."""
+    gpu = [r for r in results if r.where == "gpu" and r.status != "not built"]
+    if not gpu:
+        return "health: no GPU tests in this run (host tests only)"
+    skipped = [r for r in gpu if r.status == "skipped"]
+    na = sum(1 for r in gpu if r.status == "not applicable")
+    ran = len(gpu) - len(skipped) - na
+    if skipped and ran == 0:
+        reasons: dict[str, int] = {}
+        for r in skipped:
+            reasons[r.reason] = reasons.get(r.reason, 0) + 1
+        why = max(reasons, key=reasons.get) or "no reason given"
+        return (f"health: NO GPU TEST RAN: all {len(skipped)} were skipped ({why}); "
+                "fix this first: python3 tools/doctor.py")
+    line = f"health: {ran} of {len(gpu)} GPU tests ran on this GPU"
+    if na:
+        line += f", {na} not applicable here"
+    if skipped:
+        line += f", {len(skipped)} skipped (listed below)"
+    return line if skipped else "health: OK, " + line[len("health: "):]
+
+
 def render(results: list[Result], scores: dict[str, LabScore], device: str, manifest: dict | None = None,
            notes: list[str] | None = None, trace_labs: set[str] | None = None, timing: str = "") -> str:
     ran = {r.lab for r in results}
     lines = ["", "=" * 100, f"cuda-labs score table    GPU: {device}"]
     if manifest is not None:
         lines.append(labs_line(manifest))
+    lines.append(health_line(results))
     lines.append("=" * 100)
     header = f"{'lab':<36} {'variant':<9} {'correctness':>12} {'performance':>12} {'points':>10}  note"
     lines += [header, "-" * len(header)]

@@ -117,6 +117,22 @@ class GradeTest(unittest.TestCase):
         self.assertEqual(suite.get("failures"), "6")  # + the test that exited early
         self.assertEqual(suite.get("skipped"), "2")  # + the one not applicable here
 
+    def test_health_line_tells_a_run_without_a_gpu_from_a_healthy_one(self):
+        def r(status, where="gpu", reason=""):
+            return grade.Result(f"{LAB}.S.{status}{where}", LAB, "correctness", where, status, 0, 1, reason)
+        no_gpu = [r("skipped", reason="no usable CUDA GPU: no CUDA-capable device is detected")] * 3
+        line = grade.health_line(no_gpu + [r("passed", "host")])
+        self.assertTrue(line.startswith("health: NO GPU TEST RAN: all 3 were skipped"), line)
+        self.assertIn("no CUDA-capable device is detected", line)
+        self.assertIn("tools/doctor.py", line)
+        self.assertEqual(grade.health_line([r("failed"), r("passed"), r("not applicable")]),
+                         "health: OK, 2 of 3 GPU tests ran on this GPU, 1 not applicable here")
+        self.assertEqual(grade.health_line([r("failed"), r("skipped", reason="x")]),
+                         "health: 1 of 2 GPU tests ran on this GPU, 1 skipped (listed below)")
+        self.assertEqual(grade.health_line([r("passed", "host")]), "health: no GPU tests in this run (host tests only)")
+        table = grade.render(no_gpu, grade.summarize(no_gpu, self.manifest), "no GPU (test)", self.manifest)
+        self.assertIn("health: NO GPU TEST RAN", table.split("=" * 100)[1])  # in the table's head
+
     def test_failed_lab_with_a_tracer_test_points_to_the_pictures(self):
         results = list(self.results.values())
         scores = grade.summarize(results, self.manifest)
