@@ -4,8 +4,34 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iomanip>
+#include <sstream>
 
 namespace cudalab {
+
+std::size_t free_device_memory() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return 0;
+  if (const char *cap = std::getenv("CUDALAB_FREE_MEMORY_MIB"); cap && *cap) {
+    char *end = nullptr;
+    const unsigned long long mib = std::strtoull(cap, &end, 10);
+    if (end && *end == '\0' && (std::size_t(mib) << 20) < free_bytes) free_bytes = std::size_t(mib) << 20;
+  }
+  return free_bytes;
+}
+
+std::string lacks_free_memory(std::size_t bytes, const std::string &what) {
+  const std::size_t spare = std::size_t(256) << 20, free_bytes = free_device_memory();
+  if (bytes + spare <= free_bytes) return "";
+  const double gib = double(1ull << 30);
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(2) << what << " needs " << (bytes + spare) / gib
+     << " GiB of free GPU memory (with 256 MiB to spare); this GPU has " << free_bytes / gib
+     << " GiB free (close other programs that use the GPU; a GPU with more memory grades it)";
+  if (const char *cap = std::getenv("CUDALAB_FREE_MEMORY_MIB"); cap && *cap)
+    os << " [CUDALAB_FREE_MEMORY_MIB=" << cap << "]";
+  return os.str();
+}
 
 void HostTest::SetUp() {
   seed_ = choose_seed();

@@ -27,6 +27,8 @@ class ScalabilityPerformance : public cudalab::GpuTest {
 
   /// Times sumMatrixGridStride on as many blocks as `fraction` of the SMs hold against a quarter.
   void more_sms_beat_a_quarter(double fraction, const char *what, const char *key) {
+    CUDALAB_REQUIRE_FREE_MEMORY(BigMatrix::bytes_for(kN, kN),
+                                "the timed test's three 16384 x 16384 float matrices (1 GiB each)");
     BigMatrix m;
     CUDALAB_ASSERT_OK(m.init(kN, kN, seed()));
     const dim3 block(256, 1);
@@ -57,6 +59,8 @@ class ScalabilityPerformance : public cudalab::GpuTest {
   /// The bandwidth, and with it the fraction of a cudaMemcpy's, is still printed.
   void keeps_up_with_the_stream_baseline(const char *name, dim3 grid, dim3 block, const MatrixLaunch &launch,
                                          const char *key) {
+    CUDALAB_REQUIRE_FREE_MEMORY(BigMatrix::bytes_for(kN, kN),
+                                "the timed test's three 16384 x 16384 float matrices (1 GiB each)");
     BigMatrix m;
     CUDALAB_ASSERT_OK(m.init(kN, kN, seed()));
     const std::string error = m.check(name, launch, "grid=" + shape(grid) + " block=" + shape(block));

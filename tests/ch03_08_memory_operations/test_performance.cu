@@ -29,6 +29,8 @@ class CoalescingPerformance : public cudalab::GpuTest {
 };
 
 TEST_F(CoalescingPerformance, CoalescedBeatsTheColumnMajorKernel) {
+  CUDALAB_REQUIRE_FREE_MEMORY(BigMatrix::bytes_for(kN, kN),
+                              "the timed test's three 16384 x 16384 float matrices (1 GiB each)");
   BigMatrix m;
   CUDALAB_ASSERT_OK(m.init(kN, kN, seed()));
   if (std::string error = check(m); !error.empty())
@@ -42,6 +44,8 @@ TEST_F(CoalescingPerformance, CoalescedBeatsTheColumnMajorKernel) {
 }
 
 TEST_F(CoalescingPerformance, CoalescedKeepsUpWithTheStreamBaseline) {
+  CUDALAB_REQUIRE_FREE_MEMORY(BigMatrix::bytes_for(kN, kN),
+                              "the timed test's three 16384 x 16384 float matrices (1 GiB each)");
   BigMatrix m;
   CUDALAB_ASSERT_OK(m.init(kN, kN, seed()));
   if (std::string error = check(m); !error.empty())

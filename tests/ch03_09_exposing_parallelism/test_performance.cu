@@ -41,6 +41,8 @@ class PickWithinMarginOfBest : public cudalab::GpuTest, public ::testing::WithPa
 
 TEST_P(PickWithinMarginOfBest, Sweep) {
   const Matrix &mat = GetParam();
+  CUDALAB_REQUIRE_FREE_MEMORY(BigMatrix::bytes_for(mat.nx, mat.ny),
+                              "the timed test's three " + std::string(mat.name) + " float matrices");
   LaunchLimits l;
   CUDALAB_ASSERT_OK(runtime_limits(&l));
   const dim3 pick = pick_block_shape(l, mat.nx, mat.ny);
@@ -75,6 +77,8 @@ class BlockShapeSweep : public cudalab::GpuTest {};
 
 TEST_F(BlockShapeSweep, YourKernelAtItsBestShapeKeepsUpWithTheStreamBaseline) {
   const int n = 1 << 14;
+  CUDALAB_REQUIRE_FREE_MEMORY(BigMatrix::bytes_for(n, n),
+                              "the timed test's three 16384 x 16384 float matrices (1 GiB each)");
   LaunchLimits l;
   CUDALAB_ASSERT_OK(runtime_limits(&l));
   BigMatrix m;

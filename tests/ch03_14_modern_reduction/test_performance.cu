@@ -29,6 +29,7 @@ class ModernPerformance : public cudalab::GpuTest {
 
   /// reduceModern vs cub::DeviceReduce::Sum on n ints, cold L2.
   void versus_cub(unsigned int n, int reps, const char *key) {
+    CUDALAB_REQUIRE_FREE_MEMORY(std::size_t(n) * sizeof(int), "the timed test's " + std::to_string(n) + " ints");
     if (!prepare(n)) return;
     cudalab::DeviceBuffer<int> cub_out;
     cudalab::DeviceBuffer<unsigned char> temp;
@@ -59,6 +60,8 @@ TEST_F(ModernPerformance, KeepsUpWithCubAt2Pow28) { versus_cub(1u << 28, 21, "cu
 // of the copy bandwidth measured beside it.
 TEST_F(ModernPerformance, ReachesCopyBandwidthAt2Pow28) {
   const unsigned int n = 1u << 28;
+  CUDALAB_REQUIRE_FREE_MEMORY(2 * std::size_t(n) * sizeof(int),
+                              "the timed test's 2^28 ints and their copy (1 GiB each)");
   if (!prepare(n)) return;
   cudalab::DeviceBuffer<int> dst;
   CUDALAB_ASSERT_OK(dst.allocate(n));

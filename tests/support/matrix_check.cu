@@ -162,6 +162,7 @@ HugeMatrixPlan plan_huge_matrix() {
     plan.skip = std::string("cudaMemGetInfo failed: ") + cudaGetErrorString(err);
     return plan;
   }
+  free_bytes = cudalab::free_device_memory();  // at most CUDALAB_FREE_MEMORY_MIB when set
   const double gib = double(1ull << 30);
   const std::size_t spare = std::size_t(1) << 30;
   auto fits = [&](int nx, int ny) { return 3 * std::size_t(nx) * ny * sizeof(float) + spare <= free_bytes; };

@@ -40,6 +40,8 @@ class BigMatrix {
   /// C = A + B as a flat 1D grid of @p block threads, one element per thread -- the same bytes
   /// as one sumMatrix pass, the simplest indexing. It overwrites C only.
   void stream_same_traffic(int block = 256) const;
+  /// @brief Device bytes init(nx, ny) allocates: A, B and C.
+  static std::size_t bytes_for(int nx, int ny) { return 3 * std::size_t(nx) * std::size_t(ny) * sizeof(float); }
   /// @brief Bytes one sumMatrix pass moves: read A and B, write C.
   double bytes() const { return 3.0 * double(n_) * sizeof(float); }
   std::size_t n() const { return n_; }                ///< elements per matrix (nx * ny)

@@ -8,6 +8,7 @@
 #include "cudalab/check.cuh"
 #include "cudalab/data.hpp"
 #include "cudalab/device.cuh"
+#include "cudalab/ncu.hpp"
 #include "cudalab/thresholds.hpp"
 #include "cudalab/timing.cuh"
 
@@ -144,7 +145,28 @@ std::size_t sanitizer_max_elements();
 /// Only for sizes that repeat what smaller sizes of the same test already check.
 bool skipped_under_sanitizer(std::size_t n);
 
+/// Bytes of device memory free now: cudaMemGetInfo's figure, or at most CUDALAB_FREE_MEMORY_MIB
+/// mebibytes when that variable is set (to see on a large GPU what a smaller one would do). 0 when
+/// it cannot be read.
+std::size_t free_device_memory();
+
+/// "" when @p bytes of device memory (plus 256 MiB to spare) fit in free_device_memory(); else why
+/// not, naming @p what and the figures. Use CUDALAB_REQUIRE_FREE_MEMORY(), before any student code
+/// runs in the test.
+std::string lacks_free_memory(std::size_t bytes, const std::string &what);
+
 }  // namespace cudalab
+
+/// Makes the current test "not applicable on this GPU" (left out of the total) when @p bytes of
+/// device memory plus 256 MiB do not fit in the GPU's free memory. On a grading machine
+/// (CUDALAB_REQUIRE_COUNTERS, cudalab/ncu.hpp) the test fails instead: there every test must run.
+#define CUDALAB_REQUIRE_FREE_MEMORY(bytes, what)                                                     \
+  do {                                                                                               \
+    const std::string cudalab_why_ = ::cudalab::lacks_free_memory((bytes), (what));                 \
+    if (!cudalab_why_.empty() && ::cudalab::counters_required())                                    \
+      GTEST_FAIL() << cudalab_why_ << " (this grading machine must run every test: free the GPU)"; \
+    if (!cudalab_why_.empty()) CUDALAB_SKIP_NOT_APPLICABLE() << cudalab_why_;                       \
+  } while (0)
 
 /// Skips the current test as one this GPU cannot run (not enough memory, an unknown architecture),
 /// as opposed to one that failed: the score table (tools/grade.py) lists it as "not applicable on
