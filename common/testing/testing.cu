@@ -2,6 +2,8 @@
 
 #include "cudalab/watchdog.hpp"
 
+#include <cuda.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <iomanip>
@@ -33,6 +35,86 @@ std::string lacks_free_memory(std::size_t bytes, const std::string &what) {
   return os.str();
 }
 
+namespace {
+
+#if CUDART_VERSION >= 12050
+/// The driver function @p name (CUDA 12.4 ABI) through the runtime, so that the test binaries need
+/// not link libcuda (they must start, and skip, on a machine without a driver).
+template <class F>
+bool driver_entry(const char *name, F *&fn) {
+  void *p = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion(name, &p, 12040, cudaEnableDefault, &found) != cudaSuccess ||
+      found != cudaDriverEntryPointSuccess || p == nullptr)
+    return false;
+  fn = reinterpret_cast<F *>(p);
+  return true;
+}
+#endif
+
+/// CUDALAB_SM_LIMIT=N: this process runs its kernels on a green context of (at least) N SMs, made
+/// current for the runtime, to see on a large GPU what one with fewer SMs would do. Returns the
+/// partition's SM count, 0 when the variable is not set, -1 with @p why when it cannot be made.
+int sm_limit_partition(std::string *why) {
+  static int result = -2;
+  static std::string error;
+  if (result != -2) {
+    *why = error;
+    return result;
+  }
+  const char *env = std::getenv("CUDALAB_SM_LIMIT");
+  if (env == nullptr || *env == '\0') return result = 0;
+  char *end = nullptr;
+  const unsigned long want = std::strtoul(env, &end, 10);
+  result = -1;
+  if (end == nullptr || *end != '\0' || want == 0) {
+    *why = error = std::string("CUDALAB_SM_LIMIT='") + env + "': a whole number of SMs is required";
+    return result;
+  }
+#if CUDART_VERSION >= 12050
+  decltype(&cuDeviceGet) get = nullptr;
+  decltype(&cuDeviceGetDevResource) resource = nullptr;
+  decltype(&cuDevSmResourceSplitByCount) split = nullptr;
+  decltype(&cuDevResourceGenerateDesc) describe = nullptr;
+  decltype(&cuGreenCtxCreate) create = nullptr;
+  decltype(&cuCtxFromGreenCtx) as_context = nullptr;
+  decltype(&cuCtxSetCurrent) make_current = nullptr;
+  cudaFree(nullptr);  // the runtime starts the driver and the primary context
+  if (!driver_entry("cuDeviceGet", get) || !driver_entry("cuDeviceGetDevResource", resource) ||
+      !driver_entry("cuDevSmResourceSplitByCount", split) || !driver_entry("cuDevResourceGenerateDesc", describe) ||
+      !driver_entry("cuGreenCtxCreate", create) || !driver_entry("cuCtxFromGreenCtx", as_context) ||
+      !driver_entry("cuCtxSetCurrent", make_current)) {
+    *why = error = "CUDALAB_SM_LIMIT needs green contexts (a CUDA 12.4 or newer driver)";
+    return result;
+  }
+  CUdevice dev{};
+  CUdevResource all{}, part{}, rest{};
+  unsigned int groups = 1;
+  CUdevResourceDesc desc{};
+  CUgreenCtx green{};
+  CUcontext ctx{};
+  if (get(&dev, 0) != CUDA_SUCCESS || resource(dev, &all, CU_DEV_RESOURCE_TYPE_SM) != CUDA_SUCCESS ||
+      split(&part, &groups, &all, &rest, 0, static_cast<unsigned int>(want)) != CUDA_SUCCESS || groups != 1 ||
+      describe(&desc, &part, 1) != CUDA_SUCCESS ||
+      create(&green, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM) != CUDA_SUCCESS ||
+      as_context(&ctx, green) != CUDA_SUCCESS || make_current(ctx) != CUDA_SUCCESS) {
+    *why = error = "CUDALAB_SM_LIMIT=" + std::string(env) + ": no green context of that many SMs on this GPU (it has " +
+                   std::to_string(all.sm.smCount) + "; partitions have at least " +
+                   std::to_string(all.sm.minSmPartitionSize) + ")";
+    return result;
+  }
+  std::printf("[ CUDALAB  ] CUDALAB_SM_LIMIT=%s: kernels run on %u of the GPU's %u SMs (a green context)\n", env,
+              part.sm.smCount, all.sm.smCount);
+  std::fflush(stdout);
+  return result = static_cast<int>(part.sm.smCount);
+#else
+  *why = error = "CUDALAB_SM_LIMIT needs a build with CUDA 12.5 or newer (green contexts)";
+  return result;
+#endif
+}
+
+}  // namespace
+
 void HostTest::SetUp() {
   seed_ = choose_seed();
   std::printf("[ CUDALAB  ] seed: %llu (reproduce with CUDALAB_SEED=%llu)\n", static_cast<unsigned long long>(seed_),
@@ -51,8 +133,12 @@ void GpuTest::SetUp() {
   if (!gpu_available(&why)) GTEST_SKIP() << why;
   watchdog::mark_gpu();  // from here on, a test that does not finish marks the lab as hung
   HostTest::SetUp();
+  std::string partition_error;
+  const int partition_sms = sm_limit_partition(&partition_error);
+  if (partition_sms < 0) GTEST_FAIL() << partition_error;
   cudaError_t err = query_device(0, &device_);
   if (err != cudaSuccess) GTEST_FAIL() << describe_error(err, "query_device(0)", __FILE__, __LINE__);
+  if (partition_sms > 0) device_.sm_count = partition_sms;  // what the tests size "the whole GPU" by
 }
 
 void GpuTest::TearDown() {
