@@ -8,7 +8,8 @@
 #   tools/staff/gpu-check.sh [--repeat N] [-L <label regex>] [--no-demos] [-j N] [--min-headroom H]
 #   tools/staff/gpu-check.sh --hang
 #
-# -j N runs up to N correctness tests at once (default: the test preset's 4); tests that time
+# -j N runs up to N correctness tests at once (default: the test presets' 8 for the reference, 4 for
+# the skeletons); tests that time
 # kernels, run Nsight Compute or size their data from the free GPU memory are RUN_SERIAL in CTest
 # and still run alone. After each run the 12 slowest tests and the time spent in tests that run
 # alone are printed (from ctest's JUnit file, kept in build/gpu-check/).
