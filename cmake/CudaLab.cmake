@@ -487,7 +487,7 @@ endfunction()
 # one in a helper function, or anywhere else, for every suite of the file. The lab declares such
 # tests (SERIAL_TESTS); this finds the ones it forgot.
 set(_CUDALAB_SERIAL_CALLS
-    "CUDALAB_RUN_NCU|threshold\\(|time_kernel\\(|compare_kernels\\(|measured_copy_bandwidth_gbs\\(|cudaMemGetInfo\\(|plan_huge_matrix\\(")
+    "CUDALAB_RUN_NCU|threshold\\(|time_kernel\\(|compare_kernels\\(|measured_copy_bandwidth_gbs\\(|cudaMemGetInfo\\(|plan_huge_matrix\\(|CUDALAB_REQUIRE_FREE_MEMORY|free_device_memory\\(|lacks_free_memory\\(")
 function(_cudalab_serial_suites out suites_out)
   set(head_test "^TEST(_F|_P)?\\(([A-Za-z0-9_]+), *([A-Za-z0-9_]+)")
   set(head_class "^(class|struct) ([A-Za-z0-9_]+)")

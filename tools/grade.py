@@ -464,7 +464,7 @@ def gradescope(results: list[Result], device: str) -> dict:
                       "status": "passed" if r.status in ("passed", "not applicable") else "failed",
                       "output": output, "visibility": "visible",
                       "tags": [r.lab, r.kind, r.where]})
-    return {"score": sum(r.points for r in results), "output": f"GPU: {device}\n{health_line(results)}",
+    return {"score": sum(r.points for r in results), "output": f"GPU: {device}\n{health_line(results, hint='')}",
             "visibility": "visible", "stdout_visibility": "visible", "tests": tests}
 
 
@@ -570,28 +570,40 @@ def trace_hints(results: list[Result], trace_labs: set[str], build_dir: str) -> 
             f"(pictures in {os.path.join(build_dir, 'trace', lab)}/)" for lab in labs]
 
 
-def health_line(results: list[Result]) -> str:
+def health_line(results: list[Result], hint: str = "fix this first: python3 tools/doctor.py") -> str:
     """One line that tells a healthy run from one whose GPU tests never ran (no GPU visible, a driver
-    too old): both score 0 on untouched skeletons, only this line and the skip reasons differ."""
+    too old, an earlier hang): both score 0 on untouched skeletons, only this line and the reasons
+    differ. @p hint ends the line of a run in which no GPU test ran ("" for none)."""
     gpu = [r for r in results if r.where == "gpu" and r.status != "not built"]
     if not gpu:
+        if any(r.status == "not built" for r in results):
+            return "health: no GPU test ran: labs did not build (listed under Failed)"
         return "health: no GPU tests in this run (host tests only)"
     skipped = [r for r in gpu if r.status == "skipped"]
+    not_run = [r for r in gpu if r.status == "failed" and r.reason.startswith("not run:")]
     na = sum(1 for r in gpu if r.status == "not applicable")
-    ran = len(gpu) - len(skipped) - na
-    if skipped and ran == 0:
+    ran = len(gpu) - len(skipped) - len(not_run) - na
+    if ran == 0 and (skipped or not_run):
         reasons: dict[str, int] = {}
-        for r in skipped:
+        for r in skipped + not_run:
             reasons[r.reason] = reasons.get(r.reason, 0) + 1
         why = max(reasons, key=reasons.get) or "no reason given"
-        return (f"health: NO GPU TEST RAN: all {len(skipped)} were skipped ({why}); "
-                "fix this first: python3 tools/doctor.py")
+        return (f"health: NO GPU TEST RAN: all {len(skipped) + len(not_run)} were skipped or not run ({why})"
+                + (f"; {hint}" if hint else ""))
+    failed = [r for r in gpu if r.status == "failed"]
+    if len(failed) == len(gpu) - na and len(failed) > 3 and len({r.reason for r in failed}) == 1:
+        return (f"health: every GPU test failed with the same reason ({failed[0].reason}): "
+                "the GPU setup, not your kernels" + (f"; {hint}" if hint else ""))
     line = f"health: {ran} of {len(gpu)} GPU tests ran on this GPU"
     if na:
         line += f", {na} not applicable here"
     if skipped:
         line += f", {len(skipped)} skipped (listed below)"
-    return line if skipped else "health: OK, " + line[len("health: "):]
+    if not_run:
+        line += f", {len(not_run)} not run after a test that did not finish"
+    if skipped or not_run:
+        return line
+    return "health: OK, " + line[len("health: "):]
 
 
 def render(results: list[Result], scores: dict[str, LabScore], device: str, manifest: dict | None = None,

@@ -122,7 +122,7 @@ class GradeTest(unittest.TestCase):
             return grade.Result(f"{LAB}.S.{status}{where}", LAB, "correctness", where, status, 0, 1, reason)
         no_gpu = [r("skipped", reason="no usable CUDA GPU: no CUDA-capable device is detected")] * 3
         line = grade.health_line(no_gpu + [r("passed", "host")])
-        self.assertTrue(line.startswith("health: NO GPU TEST RAN: all 3 were skipped"), line)
+        self.assertTrue(line.startswith("health: NO GPU TEST RAN: all 3 were skipped or not run"), line)
         self.assertIn("no CUDA-capable device is detected", line)
         self.assertIn("tools/doctor.py", line)
         self.assertEqual(grade.health_line([r("failed"), r("passed"), r("not applicable")]),
@@ -130,6 +130,13 @@ class GradeTest(unittest.TestCase):
         self.assertEqual(grade.health_line([r("failed"), r("skipped", reason="x")]),
                          "health: 1 of 2 GPU tests ran on this GPU, 1 skipped (listed below)")
         self.assertEqual(grade.health_line([r("passed", "host")]), "health: no GPU tests in this run (host tests only)")
+        hung = [r("failed", reason="kernel did not finish in 20 s")] + [r("failed", reason="not run: an earlier test hung")] * 4
+        self.assertEqual(grade.health_line(hung),
+                         "health: 1 of 5 GPU tests ran on this GPU, 4 not run after a test that did not finish")
+        self.assertTrue(grade.health_line(hung[1:]).startswith("health: NO GPU TEST RAN: all 4"))
+        same = [r("failed", reason="no kernel image is available for execution on the device")] * 5
+        self.assertTrue(grade.health_line(same).startswith("health: every GPU test failed with the same reason"))
+        self.assertNotIn("doctor", grade.health_line(no_gpu, hint=""))
         table = grade.render(no_gpu, grade.summarize(no_gpu, self.manifest), "no GPU (test)", self.manifest)
         self.assertIn("health: NO GPU TEST RAN", table.split("=" * 100)[1])  # in the table's head
 

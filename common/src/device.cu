@@ -110,8 +110,12 @@ double measured_copy_bandwidth_gbs(int reps) {
   if (cudaGetDevice(&dev) != cudaSuccess || query_device(dev, &d) != cudaSuccess) return -1.0;
   std::size_t bytes = std::max<std::size_t>(4 * d.l2_bytes, std::size_t(256) << 20);
   void *src = nullptr, *dst = nullptr;
-  if (cudaMalloc(&src, bytes) != cudaSuccess) return -1.0;
+  if (cudaMalloc(&src, bytes) != cudaSuccess) {
+    cudaGetLastError();  // an allocation that failed leaves no error for the test to trip on
+    return -1.0;
+  }
   if (cudaMalloc(&dst, bytes) != cudaSuccess) {
+    cudaGetLastError();
     cudaFree(src);
     return -1.0;
   }

@@ -4,6 +4,7 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iomanip>
@@ -11,27 +12,47 @@
 
 namespace cudalab {
 
+namespace {
+/// CUDALAB_FREE_MEMORY_MIB in bytes, or 0 when it is not set (or not a number).
+std::size_t memory_cap() {
+  const char *cap = std::getenv("CUDALAB_FREE_MEMORY_MIB");
+  if (cap == nullptr || *cap == '\0') return 0;
+  char *end = nullptr;
+  const unsigned long long mib = std::strtoull(cap, &end, 10);
+  return end && *end == '\0' ? std::size_t(mib) << 20 : 0;
+}
+}  // namespace
+
 std::size_t free_device_memory() {
   std::size_t free_bytes = 0, total_bytes = 0;
   if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return 0;
-  if (const char *cap = std::getenv("CUDALAB_FREE_MEMORY_MIB"); cap && *cap) {
-    char *end = nullptr;
-    const unsigned long long mib = std::strtoull(cap, &end, 10);
-    if (end && *end == '\0' && (std::size_t(mib) << 20) < free_bytes) free_bytes = std::size_t(mib) << 20;
-  }
-  return free_bytes;
+  const std::size_t cap = memory_cap();
+  return cap > 0 && cap < free_bytes ? cap : free_bytes;
 }
 
-std::string lacks_free_memory(std::size_t bytes, const std::string &what) {
-  const std::size_t spare = std::size_t(256) << 20, free_bytes = free_device_memory();
+std::string lacks_free_memory(std::size_t bytes, const std::string &what, bool *gpu_too_small) {
+  // The "% of copy bandwidth" figure of the timed tests allocates buffers of its own: measured (and
+  // cached) now, before the test's data takes the memory.
+  measured_copy_bandwidth_gbs();
+  std::size_t free_bytes = 0, total_bytes = 0;
+  cudaMemGetInfo(&free_bytes, &total_bytes);
+  if (const std::size_t cap = memory_cap(); cap > 0) {
+    free_bytes = std::min(free_bytes, cap);
+    total_bytes = std::min(total_bytes, cap);
+  }
+  const std::size_t spare = std::size_t(256) << 20;
+  if (gpu_too_small) *gpu_too_small = bytes + spare > total_bytes;
   if (bytes + spare <= free_bytes) return "";
   const double gib = double(1ull << 30);
   std::ostringstream os;
   os << std::fixed << std::setprecision(2) << what << " needs " << (bytes + spare) / gib
-     << " GiB of free GPU memory (with 256 MiB to spare); this GPU has " << free_bytes / gib
-     << " GiB free (close other programs that use the GPU; a GPU with more memory grades it)";
-  if (const char *cap = std::getenv("CUDALAB_FREE_MEMORY_MIB"); cap && *cap)
-    os << " [CUDALAB_FREE_MEMORY_MIB=" << cap << "]";
+     << " GiB of GPU memory (with 256 MiB to spare); this GPU has " << total_bytes / gib << " GiB, " << free_bytes / gib
+     << " GiB of it free";
+  if (bytes + spare > total_bytes)
+    os << " (a GPU with more memory grades it)";
+  else
+    os << ": close the other programs that use the GPU (nvidia-smi lists them) and run the test again";
+  if (memory_cap() > 0) os << " [CUDALAB_FREE_MEMORY_MIB=" << std::getenv("CUDALAB_FREE_MEMORY_MIB") << "]";
   return os.str();
 }
 
@@ -58,8 +79,15 @@ bool driver_entry(const char *name, F *&fn) {
 int sm_limit_partition(std::string *why) {
   static int result = -2;
   static std::string error;
+  static CUcontext partition = nullptr;
+  static CUresult (*set_current)(CUcontext) = nullptr;
   if (result != -2) {
     *why = error;
+    // Current again for this test: a cudaSetDevice() in earlier code makes the primary context current.
+    if (result > 0 && set_current(partition) != CUDA_SUCCESS) {
+      *why = "CUDALAB_SM_LIMIT: the green context could not be made current again";
+      return -1;
+    }
     return result;
   }
   const char *env = std::getenv("CUDALAB_SM_LIMIT");
@@ -93,16 +121,30 @@ int sm_limit_partition(std::string *why) {
   CUdevResourceDesc desc{};
   CUgreenCtx green{};
   CUcontext ctx{};
-  if (get(&dev, 0) != CUDA_SUCCESS || resource(dev, &all, CU_DEV_RESOURCE_TYPE_SM) != CUDA_SUCCESS ||
-      split(&part, &groups, &all, &rest, 0, static_cast<unsigned int>(want)) != CUDA_SUCCESS || groups != 1 ||
-      describe(&desc, &part, 1) != CUDA_SUCCESS ||
-      create(&green, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM) != CUDA_SUCCESS ||
-      as_context(&ctx, green) != CUDA_SUCCESS || make_current(ctx) != CUDA_SUCCESS) {
-    *why = error = "CUDALAB_SM_LIMIT=" + std::string(env) + ": no green context of that many SMs on this GPU (it has " +
-                   std::to_string(all.sm.smCount) + "; partitions have at least " +
-                   std::to_string(all.sm.minSmPartitionSize) + ")";
+  const char *step = nullptr;
+  CUresult rc = CUDA_SUCCESS;
+  if ((rc = get(&dev, 0)) != CUDA_SUCCESS)
+    step = "cuDeviceGet";
+  else if ((rc = resource(dev, &all, CU_DEV_RESOURCE_TYPE_SM)) != CUDA_SUCCESS)
+    step = "cuDeviceGetDevResource";
+  else if ((rc = split(&part, &groups, &all, &rest, 0, static_cast<unsigned int>(want))) != CUDA_SUCCESS || groups != 1)
+    step = "cuDevSmResourceSplitByCount";
+  else if ((rc = describe(&desc, &part, 1)) != CUDA_SUCCESS)
+    step = "cuDevResourceGenerateDesc";
+  else if ((rc = create(&green, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM)) != CUDA_SUCCESS)
+    step = "cuGreenCtxCreate";
+  else if ((rc = as_context(&ctx, green)) != CUDA_SUCCESS)
+    step = "cuCtxFromGreenCtx";
+  else if ((rc = make_current(ctx)) != CUDA_SUCCESS)
+    step = "cuCtxSetCurrent";
+  if (step != nullptr) {
+    *why = error = "CUDALAB_SM_LIMIT=" + std::string(env) + ": no green context of that many SMs (" + step +
+                   " returned CUresult " + std::to_string(int(rc)) + "; the GPU has " + std::to_string(all.sm.smCount) +
+                   " SMs, partitions at least " + std::to_string(all.sm.minSmPartitionSize) + ")";
     return result;
   }
+  partition = ctx;
+  set_current = make_current;
   std::printf("[ CUDALAB  ] CUDALAB_SM_LIMIT=%s: kernels run on %u of the GPU's %u SMs (a green context)\n", env,
               part.sm.smCount, all.sm.smCount);
   std::fflush(stdout);

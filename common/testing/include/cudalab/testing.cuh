@@ -150,22 +150,26 @@ bool skipped_under_sanitizer(std::size_t n);
 /// it cannot be read.
 std::size_t free_device_memory();
 
-/// "" when @p bytes of device memory (plus 256 MiB to spare) fit in free_device_memory(); else why
-/// not, naming @p what and the figures. Use CUDALAB_REQUIRE_FREE_MEMORY(), before any student code
-/// runs in the test.
-std::string lacks_free_memory(std::size_t bytes, const std::string &what);
+/// "" when @p bytes of device memory (plus 256 MiB to spare) fit in the free memory; else why not,
+/// naming @p what and the figures, and *gpu_too_small says whether the whole GPU is too small (or
+/// only busy). Both are capped by CUDALAB_FREE_MEMORY_MIB. Use CUDALAB_REQUIRE_FREE_MEMORY(),
+/// before any student code runs in the test.
+std::string lacks_free_memory(std::size_t bytes, const std::string &what, bool *gpu_too_small = nullptr);
 
 }  // namespace cudalab
 
-/// Makes the current test "not applicable on this GPU" (left out of the total) when @p bytes of
-/// device memory plus 256 MiB do not fit in the GPU's free memory. On a grading machine
-/// (CUDALAB_REQUIRE_COUNTERS, cudalab/ncu.hpp) the test fails instead: there every test must run.
-#define CUDALAB_REQUIRE_FREE_MEMORY(bytes, what)                                                     \
-  do {                                                                                               \
-    const std::string cudalab_why_ = ::cudalab::lacks_free_memory((bytes), (what));                 \
-    if (!cudalab_why_.empty() && ::cudalab::counters_required())                                    \
-      GTEST_FAIL() << cudalab_why_ << " (this grading machine must run every test: free the GPU)"; \
-    if (!cudalab_why_.empty()) CUDALAB_SKIP_NOT_APPLICABLE() << cudalab_why_;                       \
+/// Stops the current test when @p bytes of device memory plus 256 MiB are not free: "not applicable
+/// on this GPU" (left out of the total) when the whole GPU has too little memory, skipped with 0
+/// points when it has enough but other programs (or code of this process) hold it. On a grading
+/// machine (CUDALAB_REQUIRE_COUNTERS, cudalab/ncu.hpp) the test fails: there every test must run.
+#define CUDALAB_REQUIRE_FREE_MEMORY(bytes, what)                                                      \
+  do {                                                                                                \
+    bool cudalab_small_ = false;                                                                      \
+    const std::string cudalab_why_ = ::cudalab::lacks_free_memory((bytes), (what), &cudalab_small_); \
+    if (!cudalab_why_.empty() && ::cudalab::counters_required())                                     \
+      GTEST_FAIL() << cudalab_why_ << " (this grading machine must run every test)";                 \
+    if (!cudalab_why_.empty() && cudalab_small_) CUDALAB_SKIP_NOT_APPLICABLE() << cudalab_why_;      \
+    if (!cudalab_why_.empty()) GTEST_SKIP() << cudalab_why_;                                          \
   } while (0)
 
 /// Skips the current test as one this GPU cannot run (not enough memory, an unknown architecture),
