@@ -23,7 +23,7 @@ GPU memory (RUN_SERIAL, label "serial": every performance test) always have the 
 
 Output in DIR:
   students/<id>/   results.json and report.txt as grade_submission.py writes them, summary.json
-                   (the grade step's), build.log, ctest.log, sources/ (the files graded) and
+                   and grade.xml (the grade step's), build.log, ctest.log, sources/ (the files graded) and
                    grade.json (this tool's record: written last, it marks the grade finished)
   roster.csv       student,lab,points,max: one row per student and lab (Gradescope, Canvas)
   grades.csv       one row per student: a column per lab, total, max
@@ -313,10 +313,22 @@ class Worker:
             self.env.update(CCACHE_DIR=opts.ccache_dir, CCACHE_BASEDIR=str(work.parent), CCACHE_NOHASHDIR="true")
             self.extra = ["-DCMAKE_CUDA_COMPILER_LAUNCHER=ccache", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
 
-    def ensure(self) -> None:
-        if not self.ready:
-            gs.prepare(self.work, config_labs(self.opts.labs), extra=self.extra, env=self.env)
-            self.ready = True
+    def ensure(self, warm_lock: threading.Lock | None = None) -> None:
+        """Copies and configures the tree (once). With the compiler cache, the first worker then
+        builds every lab of the class from the pristine tree on all cores while the others wait, so
+        that the code every submission shares (tests, common, GoogleTest) is compiled once and the
+        other workers take it from the cache."""
+        if self.ready:
+            return
+        labs = config_labs(self.opts.labs)
+        gs.prepare(self.work, labs, extra=self.extra, env=self.env)
+        if self.opts.ccache_dir and warm_lock is not None:
+            with warm_lock:
+                (self.work / "warm.log").write_text("")
+                run_logged(["nice", "-n", "5", "cmake", "--build", str(self.build), "-j", str(os.cpu_count() or 2),
+                            "--target", *[f"tests/{lab}/all" for lab in labs], "cudalab_info", "--", "-k", "0"],
+                           self.work / "warm.log", self.opts.build_timeout, self.env)
+        self.ready = True
 
     def stale_programs(self, labs: list[str]) -> list[Path]:
         """After a failed build: the labs' programs that were not rebuilt (a previous submission's)."""
@@ -356,7 +368,7 @@ class Grader:
         self.workers: list[Worker] = []
         self.free: list[Worker] = []
         self.lock = threading.Lock()
-        self.stopping = False
+        self.warm_lock = threading.Lock()
 
     def worker(self) -> Worker:
         with self.lock:
@@ -390,7 +402,7 @@ class Grader:
         w = self.worker()
         try:
             try:
-                w.ensure()
+                w.ensure(self.warm_lock)
             except (gs.GradingError, gs.SubmissionError, OSError) as e:
                 return None, f"worker tree {w.work} could not be prepared: {str(e).splitlines()[0]}"
             gs.overlay(w.tree, intake.files, selected, notes, labs)
@@ -456,11 +468,15 @@ class Grader:
             summary = json.loads((grade_dir / "summary.json").read_text())
         except (OSError, ValueError):
             raise gs.GradingError(f"the grade step wrote no summary.json:\n{table[-3000:]}") from None
-        shutil.copyfile(grade_dir / "summary.json", dest / "summary.json")
+        for name in ("summary.json", "grade.xml"):
+            if (grade_dir / name).is_file():
+                shutil.copyfile(grade_dir / name, dest / name)
+        table = table.replace(f"{grade_dir}/: grade.xml (JUnit), summary.json, results.json",
+                              f"{dest}/: grade.xml (JUnit), summary.json, results.json")
         return summary, table, seconds
 
 
-STUDENT_ENTRIES = ("results.json", "report.txt", "summary.json", "build.log", "ctest.log", "sources", "error.txt",
+STUDENT_ENTRIES = ("results.json", "report.txt", "summary.json", "grade.xml", "build.log", "ctest.log", "sources", "error.txt",
                    RECORD)
 
 
@@ -962,6 +978,7 @@ def submit_slurm(out: Path, todo: list[Entry], opts: Options, s: SlurmOptions) -
     if not chunks:
         log("grade_class: every submission already has a grade: nothing to submit")
         return 0
+    started = time.time() - 1
     submit = ["sbatch", "--parsable", str(slurm / "grade.sbatch")]
     then = ["sbatch", "--parsable", "--dependency=afterany:JOBID", *(["--wait"] if s.wait else []),
             str(slurm / "gather.sbatch")]
@@ -982,12 +999,15 @@ def submit_slurm(out: Path, todo: list[Entry], opts: Options, s: SlurmOptions) -
     log(f"grade_class: job array {job}: {len(todo)} submissions in {len(chunks)} tasks (squeue -j {job}); "
         f"logs in {slurm / 'logs'}")
     proc = subprocess.run(then, capture_output=not s.wait, text=True)
+    if s.wait and (out / "roster.csv").is_file() and (out / "roster.csv").stat().st_mtime >= started:
+        log(f"grade_class: the gather job ended (exit {proc.returncode}: "
+            f"{'every submission has a grade or a reason' if proc.returncode == 0 else 'see problems.csv'}); "
+            f"{out / 'class-report.html'}")
+        return proc.returncode
     if proc.returncode != 0:
         log(f"grade_class: the gather job failed or was refused (exit {proc.returncode}); "
             f"run `{sys.argv[0]} --gather --out {out}` when the array is done")
         return 1
-    if s.wait:
-        log(f"grade_class: the gather job ended; see {out / 'class-report.html'}")
     else:
         log(f"grade_class: gather job {proc.stdout.strip().split(';')[0]} writes {out / 'roster.csv'} when every "
             "task has ended")
@@ -1026,7 +1046,11 @@ def summary_line(result: ClassResult, seconds: float | None, graded_now: int, ou
     tops = [sum(v["max"] for v in r["labs"].values()) for r in result.records.values()]
     graded = sum(r["status"] == "graded" for r in result.records.values())
     line = (f"grade_class: {result.students} submissions: {graded} graded, {len(result.records) - graded} not graded "
-            f"(with the reason), {len(result.problems)} problems")
+            f"(the reason in problems.csv)")
+    if result.conflicts:
+        line += f", {result.conflicts} duplicate ids"
+    if result.missing:
+        line += f", {result.missing} without a grade yet"
     if totals:
         line += f"; mean {statistics.fmean(totals):.1f} of {max(tops):g} points"
     if seconds is not None and graded_now:

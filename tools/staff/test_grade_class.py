@@ -60,7 +60,7 @@ def fake_build_and_test(self, w, selected, dest, notes):
     return summary, "(score table)", {"build": 0.0, "wait": 0.0, "tests": 0.0}
 
 
-def fake_ensure(self):
+def fake_ensure(self, warm_lock=None):
     (self.tree / "labs").mkdir(parents=True, exist_ok=True)
     (self.build / "grade").mkdir(parents=True, exist_ok=True)
     self.ready = True
