@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import fcntl
 import datetime
 import hashlib
 import html
@@ -1122,6 +1123,7 @@ def main(argv: list[str] | None = None) -> int:
     group.add_argument("--wait", action="store_true", help="wait until the gather job has ended")
     args = parser.parse_args(argv)
     out = args.out.absolute()
+    lock = None
     try:
         if args.task is not None:
             return run_task(out, args.task)
@@ -1144,7 +1146,15 @@ def main(argv: list[str] | None = None) -> int:
         if not args.submissions:
             raise UsageError("no submissions named")
         check_out(out)
+        for p in args.submissions:
+            if p.is_dir() and (out.resolve() == p.resolve() or p.resolve() in out.resolve().parents):
+                raise UsageError(f"--out {out} is inside the submissions {p}: choose a directory outside them")
         out.mkdir(parents=True, exist_ok=True)
+        lock = (out / ".grade_class.lock").open("w")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise UsageError(f"another grade_class.py is grading into {out}: wait for it, or stop it") from None
         entries, conflicts = discover(args.submissions, labinfo.lab_names(ROOT))
         for e in entries:
             e.fingerprint = fingerprint(e.path)
@@ -1164,7 +1174,10 @@ def main(argv: list[str] | None = None) -> int:
                              sbatch_options=args.sbatch_option, submit=not args.no_submit, wait=args.wait)
             return submit_slurm(out, todo, opts, s)
         start = time.monotonic()
-        problems = grade_entries(todo, opts, len(entries), len(entries) - len(todo))
+        try:
+            problems = grade_entries(todo, opts, len(entries), len(entries) - len(todo))
+        finally:
+            shutil.rmtree(out / "work", ignore_errors=True)  # the worker trees (the compiler cache stays)
         result = gather(out, problems)
         log(summary_line(result, time.monotonic() - start, len(todo) - len(problems), out))
         return 1 if result.missing or result.conflicts else 0
@@ -1174,6 +1187,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("grade_class: stopped; finished grades are kept, run again to grade the rest", file=sys.stderr)
         return 130
+    finally:
+        if lock is not None:
+            lock.close()
 
 
 if __name__ == "__main__":
