@@ -287,6 +287,10 @@ class ClassTest(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("was not made by grade_class.py", text)
         self.assertEqual((self.out / "thesis.tex").read_text(), "precious")
+        rc, text = self.run_main(self.subs, "--labs", LAB1, "--out", self.subs / "graded")
+        self.assertEqual(rc, 2)
+        self.assertIn("inside the submissions", text)
+        self.assertFalse((self.subs / "graded").exists())
         rc, text = self.run_main(self.subs, "--labs", "ch03_05_ocupancy", "--out", self.base / "o2")
         self.assertEqual(rc, 2)
         self.assertIn("ch03_05_occupancy", text)  # the suggestion
