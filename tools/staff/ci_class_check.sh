@@ -64,6 +64,7 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 echo "::: a class made from the repository: $LABS"
 # shellcheck disable=SC2086

@@ -261,24 +261,54 @@ def duration(seconds: float) -> str:
 # ---------------------------------------------------------------------------------------------
 # Grading: worker trees, one submission at a time each.
 
+class Stopped(Exception):
+    """The run is being stopped (Ctrl-C, SIGTERM, scancel): no grade may be written now."""
+
+
+STOP = threading.Event()
+RUNNING: set = set()  # the process groups of the commands running now
+RUNNING_LOCK = threading.Lock()
+
+
+def stop_everything(*_) -> None:
+    """Stops every command this run started; the submissions being graded get no grade."""
+    STOP.set()
+    with RUNNING_LOCK:
+        for pid in list(RUNNING):
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
 def run_logged(cmd: list[str], logfile: Path, timeout: float | None = None, env: dict | None = None) -> int | None:
     """Runs @p cmd with its output appended to @p logfile; None if it ran past @p timeout
-    (its whole process group is stopped)."""
+    (its whole process group is stopped). Raises Stopped when the run is being stopped."""
+    if STOP.is_set():
+        raise Stopped()
     with logfile.open("a") as f:
         f.write("$ " + " ".join(map(str, cmd)) + "\n")
         f.flush()
         proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        with RUNNING_LOCK:
+            RUNNING.add(proc.pid)
         try:
-            return proc.wait(timeout=timeout)
+            rc = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
             f.write(f"\n(stopped after {timeout:g} s)\n")
-            return None
+            rc = None
         except BaseException:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
             raise
+        finally:
+            with RUNNING_LOCK:
+                RUNNING.discard(proc.pid)
+        if STOP.is_set():
+            raise Stopped()
+        return rc
 
 
 @dataclass
@@ -408,11 +438,15 @@ class Grader:
                 return None, f"worker tree {w.work} could not be prepared: {str(e).splitlines()[0]}"
             gs.overlay(w.tree, intake.files, selected, notes, labs)
             summary, table, seconds = self.build_and_test(w, selected, dest, notes)
+            if STOP.is_set():
+                raise Stopped()
             results = gs.graded_results(w.build, selected, notes, table)
             gs.finish(dest, results, header + gs.notes_block(notes) + [table], False)
             record = graded_record(entry, only, summary, seconds)
             write_atomic(dest / RECORD, json.dumps(record, indent=1) + "\n")
             return record, ""
+        except Stopped:
+            return None, "stopped before it was graded"
         except gs.GradingError as e:
             w.ready = False  # configure it again before its next submission
             return None, f"could not be graded: {str(e).strip().splitlines()[0][:300]}"
@@ -557,12 +591,17 @@ def grade_entries(todo: list[Entry], opts: Options, total: int, already: int) ->
     done = [0]
 
     def one(entry: Entry) -> None:
+        if STOP.is_set():
+            return
         t0 = time.monotonic()
         try:
             record, why = grader.grade(entry)
         except Exception as e:  # noqa: BLE001 (the class goes on)
             record, why = None, f"could not be graded: {type(e).__name__}: {e}"
         with printing:
+            if STOP.is_set() and record is None:
+                log(f"grade_class: {entry.student}: stopped before it was graded")
+                return
             done[0] += 1
             elapsed = time.monotonic() - start
             left = elapsed / done[0] * (len(todo) - done[0])
@@ -1035,6 +1074,9 @@ def run_task(out: Path, index: int) -> int:
         problems = grade_entries(todo, opts, len(entries), len(entries) - len(todo))
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    if STOP.is_set():
+        log(f"grade_class: task {index} stopped; its finished grades are kept")
+        return 1
     if problems:
         write_atomic(out / "slurm" / f"problems-{index}.json", json.dumps(problems, indent=1) + "\n")
     return 1 if problems else 0
@@ -1124,6 +1166,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = args.out.absolute()
     lock = None
+    # Ctrl-C, kill, scancel: the commands of the submissions being graded are stopped and those
+    # submissions get no grade (the next run grades them); finished grades stay.
+    previous = {sig: signal.signal(sig, stop_everything) for sig in (signal.SIGINT, signal.SIGTERM)}
+    STOP.clear()
     try:
         if args.task is not None:
             return run_task(out, args.task)
@@ -1164,8 +1210,9 @@ def main(argv: list[str] | None = None) -> int:
                        gpu_share=max(1, args.gpu_share), build_timeout=args.build_timeout,
                        ccache_dir=default_ccache(out, args.ccache_dir))
         opts.build_jobs = args.build_jobs or max(1, (os.cpu_count() or 2) // opts.workers)
-        log(f"grade_class: {len(entries) + len(conflicts)} submissions, {len(entries) - len(todo)} already graded, "
-            f"{len(todo)} to grade" + (f", {len(conflicts)} duplicate ids" if conflicts else "")
+        twins = sum(len(c["submissions"]) for c in conflicts)
+        log(f"grade_class: {len(entries) + twins} submissions, {len(entries) - len(todo)} already graded, "
+            f"{len(todo)} to grade" + (f", {twins} sharing {len(conflicts)} student ids (not graded)" if conflicts else "")
             + f"; labs {', '.join(labs)}")
         if args.slurm:
             s = SlurmOptions(partition=args.partition, gres=args.gres, chunk=args.chunk, time=args.time,
@@ -1178,6 +1225,8 @@ def main(argv: list[str] | None = None) -> int:
             problems = grade_entries(todo, opts, len(entries), len(entries) - len(todo))
         finally:
             shutil.rmtree(out / "work", ignore_errors=True)  # the worker trees (the compiler cache stays)
+        if STOP.is_set():
+            raise KeyboardInterrupt
         result = gather(out, problems)
         log(summary_line(result, time.monotonic() - start, len(todo) - len(problems), out))
         return 1 if result.missing or result.conflicts else 0
@@ -1190,6 +1239,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if lock is not None:
             lock.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 if __name__ == "__main__":

@@ -204,6 +204,26 @@ class ClassTest(unittest.TestCase):
         self.assertEqual(self.calls, ["mallory"])
         self.assertIn(("mallory", LAB1, "10", "10"), self.roster())
 
+    def test_a_stop_writes_no_grade_for_what_was_being_graded(self):
+        self.good_class()
+        real = gc.Grader.build_and_test
+
+        def stopping(self_, w, selected, dest, notes):
+            if dest.name == "bob":
+                gc.stop_everything()  # as Ctrl-C or scancel would, while bob's tests run
+            return real(self_, w, selected, dest, notes)
+        with mock.patch.object(gc.Grader, "build_and_test", stopping):
+            rc, text = self.run_main(self.subs, "--labs", LAB1, LAB2, "--out", self.out, "-j", "1",
+                                     "--ccache-dir", "none")
+        self.assertEqual(rc, 130, text)
+        self.assertTrue((self.out / "students" / "alice" / "grade.json").is_file())
+        self.assertFalse((self.out / "students" / "bob" / "grade.json").exists())
+        self.assertFalse((self.out / "students" / "carol" / "grade.json").exists())
+        self.assertEqual(self.calls, ["alice", "bob"])
+        rc, text = self.grade()
+        self.assertEqual(rc, 0, text)
+        self.assertEqual(self.calls, ["alice", "bob", "bob", "carol"])  # alice's grade was kept
+
     def test_changed_submission_keeps_its_grade_until_regrade(self):
         self.good_class()
         self.grade()
