@@ -222,7 +222,7 @@ class ClassTest(unittest.TestCase):
         self.assertEqual(self.calls, ["alice", "bob"])
         rc, text = self.grade()
         self.assertEqual(rc, 0, text)
-        self.assertEqual(self.calls, ["alice", "bob", "bob", "carol"])  # alice's grade was kept
+        self.assertEqual(sorted(self.calls[2:]), ["bob", "carol"])  # alice's grade was kept
 
     def test_changed_submission_keeps_its_grade_until_regrade(self):
         self.good_class()
