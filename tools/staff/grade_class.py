@@ -1038,7 +1038,7 @@ def submit_slurm(out: Path, todo: list[Entry], opts: Options, s: SlurmOptions) -
     then[2] = f"--dependency=afterany:{job}"
     log(f"grade_class: job array {job}: {len(todo)} submissions in {len(chunks)} tasks (squeue -j {job}); "
         f"logs in {slurm / 'logs'}")
-    proc = subprocess.run(then, capture_output=not s.wait, text=True)
+    proc = subprocess.run(then, capture_output=True, text=True)
     if s.wait and (out / "roster.csv").is_file() and (out / "roster.csv").stat().st_mtime >= started:
         log(f"grade_class: the gather job ended (exit {proc.returncode}: "
             f"{'every submission has a grade or a reason' if proc.returncode == 0 else 'see problems.csv'}); "
