@@ -325,6 +325,14 @@ class Options:
     work: Path | None = None      # where the worker trees go (default out/work)
 
 
+def cores() -> int:
+    """The cores this process may use (a Slurm task's allocation, not the whole node's)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 2
+
+
 def config_labs(labs: list[str]) -> list[str]:
     """The labs a worker tree is configured for: the named ones, every lab with 'submitted'."""
     names = labinfo.lab_names(ROOT)
@@ -356,7 +364,7 @@ class Worker:
         if self.opts.ccache_dir and warm_lock is not None:
             with warm_lock:
                 (self.work / "warm.log").write_text("")
-                run_logged(["nice", "-n", "5", "cmake", "--build", str(self.build), "-j", str(os.cpu_count() or 2),
+                run_logged(["nice", "-n", "5", "cmake", "--build", str(self.build), "-j", str(cores()),
                             "--target", *[f"tests/{lab}/all" for lab in labs], "cudalab_info", "--", "-k", "0"],
                            self.work / "warm.log", self.opts.build_timeout, self.env)
         self.ready = True
@@ -1209,7 +1217,7 @@ def main(argv: list[str] | None = None) -> int:
         opts = Options(labs=labs, out=out, workers=max(1, args.workers), gpu_jobs=max(1, args.gpu_jobs),
                        gpu_share=max(1, args.gpu_share), build_timeout=args.build_timeout,
                        ccache_dir=default_ccache(out, args.ccache_dir))
-        opts.build_jobs = args.build_jobs or max(1, (os.cpu_count() or 2) // opts.workers)
+        opts.build_jobs = args.build_jobs or max(1, cores() // opts.workers)
         twins = sum(len(c["submissions"]) for c in conflicts)
         log(f"grade_class: {len(entries) + twins} submissions, {len(entries) - len(todo)} already graded, "
             f"{len(todo)} to grade" + (f", {twins} sharing {len(conflicts)} student ids (not graded)" if conflicts else "")
