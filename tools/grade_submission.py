@@ -349,13 +349,17 @@ def overlay(tree: Path, files: dict[PurePosixPath, bytes], selected: list[str], 
                 notes.append(f"missing: labs/{lab}/{source} (the skeleton was used)")
 
 
-def configure(out: Path, tree: Path, build: Path, selected: list[str]) -> None:
+def configure(out: Path, tree: Path, build: Path, selected: list[str], extra: list[str] | None = None,
+              env: dict | None = None) -> None:
+    """Configures @p build from @p tree for the selected labs (@p extra: more -D options, e.g. a
+    compiler launcher; @p env: the environment)."""
     # A grading machine: a test that needs Nsight Compute's counters fails where they cannot be read
     # (on a student's own machine it is "not applicable" instead).
     cmd = ["cmake", "-S", str(tree), "-B", str(build), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-           "-DCUDALAB_USE_SOLUTIONS=OFF", f"-DCUDALAB_LABS={';'.join(selected)}", "-DCUDALAB_REQUIRE_COUNTERS=ON"]
+           "-DCUDALAB_USE_SOLUTIONS=OFF", f"-DCUDALAB_LABS={';'.join(selected)}", "-DCUDALAB_REQUIRE_COUNTERS=ON",
+           *(extra or [])]
     try:
-        rc = run(cmd, out / "configure.log")
+        rc = run(cmd, out / "configure.log", **({"env": env} if env is not None else {}))
     except OSError as e:
         raise GradingError(f"configure failed: cannot run cmake ({e})") from None
     if rc != 0:
@@ -363,7 +367,8 @@ def configure(out: Path, tree: Path, build: Path, selected: list[str]) -> None:
 
 
 def prepare(out: Path, selected: list[str], files: dict | None = None, notes: list[str] | None = None,
-            submission: Path | None = None) -> tuple[Path, Path]:
+            submission: Path | None = None, extra: list[str] | None = None,
+            env: dict | None = None) -> tuple[Path, Path]:
     """A pristine copy of the repository in out/tree (with @p files overlaid, if given),
     configured in out/build for the selected labs. @p out must be new, empty or this tool's."""
     out = claim_out(out, submission)
@@ -371,7 +376,7 @@ def prepare(out: Path, selected: list[str], files: dict | None = None, notes: li
     copy_pristine(tree)
     if files is not None:
         overlay(tree, files, selected, notes if notes is not None else [])
-    configure(out, tree, build, selected)
+    configure(out, tree, build, selected, extra, env)
     return tree, build
 
 
@@ -499,6 +504,64 @@ def parse_labs(values: list[str] | None) -> list[str] | None:
     return [v for value in values for v in value.replace(",", " ").split()]
 
 
+def plan_submission(submission: Path, only: list[str] | None, header: list[str],
+                    notes: list[str]) -> tuple[Intake, dict, list[str]]:
+    """What grading @p submission means, before anything is copied or built: its intake (the taken
+    and refused files), the labs (name -> labinfo.Lab) and the labs to grade (@p only: --labs).
+    Appends to @p header ("Labs graded: ...") and @p notes (refused, ignored) as it goes, so that
+    they hold what was found when it raises SubmissionError or labinfo.LabError (not graded)."""
+    names = labinfo.lab_names(ROOT)
+    labs = labinfo.read_labs(ROOT)
+    if only is not None:
+        unknown = labinfo.check_names([n for n in only if n != "submitted"], ROOT)
+        if unknown:
+            raise SubmissionError("--labs: " + "; ".join(unknown))
+        if not only:
+            raise SubmissionError("--labs needs at least one lab name (or 'submitted')")
+    if not submission.exists():
+        raise SubmissionError(f"the submission {submission} does not exist")
+    intake = collect(submission, labs)
+    notes[:] = intake.refused_lines()
+    if intake.unchanged:
+        notes.append(f"ignored: {intake.unchanged} submitted course files identical to the course's copy")
+    example = f"labs/{names[0]}/{labs[names[0]].sources[0]}" if names else "labs/<lab>/<file>.cu"
+    if intake.entries == 0:
+        raise SubmissionError(f"the submission is empty: {submission.name} holds no files. Submit your "
+                              f"labs/ folder (or a .zip of it) with the files you edited, e.g. {example}.")
+    if not intake.files:
+        lab_files = any(not why.startswith(OUTSIDE) for _, why in intake.refused)
+        what = ("every file of the submission was refused" if lab_files
+                else "no file of the submission is a lab's source file")
+        raise SubmissionError(f"{what}: nothing to grade. Graded files are each lab's sources, e.g. {example} "
+                              "(inside a labs/ folder, or the lab folders themselves).")
+    submitted = sorted({rel.parts[0] for rel in intake.files})
+    if only is None:
+        selected = names
+    else:
+        asked = {n for n in only if n != "submitted"} | set(submitted if "submitted" in only else [])
+        selected = sorted(asked, key=names.index)
+        without = [n for n in selected if n not in submitted]
+        if without and not any(n in submitted for n in selected):
+            raise SubmissionError(f"the submission has no source file for {', '.join(without)}; it has files "
+                                  f"for {', '.join(submitted)}")
+    header.append(f"Labs graded: {', '.join(selected)}")
+    return intake, labs, selected
+
+
+def graded_results(build: Path, selected: list[str], notes: list[str], table: str) -> dict:
+    """The Gradescope results of a graded copy: the grade step's build/grade/results.json with the
+    notes at the top of its output and in extra_data (GradingError if the grade step wrote none)."""
+    try:
+        results = json.loads((build / "grade" / "results.json").read_text())
+    except (OSError, ValueError):
+        raise GradingError(f"the grade step wrote no results.json:\n{table[-3000:]}") from None
+    shown = shorten(notes)
+    results["output"] = "\n".join((["Notes:"] + shown + [""] if notes else [])
+                                  + [str(results.get("output", ""))])
+    results.setdefault("extra_data", {})["cudalab"] = {"labs": selected, "notes": notes}
+    return results
+
+
 def grade_submission(submission: Path, out: Path, only: list[str] | None = None, dry_run: bool = False,
                      github: bool = False) -> int:
     """Grades @p submission in @p out; returns the exit status (see the module's docstring)."""
@@ -512,41 +575,7 @@ def grade_submission(submission: Path, out: Path, only: list[str] | None = None,
     header = [f"Submission: {submission}"]
     notes: list[str] = []
     try:
-        names = labinfo.lab_names(ROOT)
-        labs = labinfo.read_labs(ROOT)
-        if only is not None:
-            unknown = labinfo.check_names([n for n in only if n != "submitted"], ROOT)
-            if unknown:
-                raise SubmissionError("--labs: " + "; ".join(unknown))
-            if not only:
-                raise SubmissionError("--labs needs at least one lab name (or 'submitted')")
-        if not submission.exists():
-            raise SubmissionError(f"the submission {submission} does not exist")
-        intake = collect(submission, labs)
-        notes = intake.refused_lines()
-        if intake.unchanged:
-            notes.append(f"ignored: {intake.unchanged} submitted course files identical to the course's copy")
-        example = f"labs/{names[0]}/{labs[names[0]].sources[0]}" if names else "labs/<lab>/<file>.cu"
-        if intake.entries == 0:
-            raise SubmissionError(f"the submission is empty: {submission.name} holds no files. Submit your "
-                                  f"labs/ folder (or a .zip of it) with the files you edited, e.g. {example}.")
-        if not intake.files:
-            lab_files = any(not why.startswith(OUTSIDE) for _, why in intake.refused)
-            what = ("every file of the submission was refused" if lab_files
-                    else "no file of the submission is a lab's source file")
-            raise SubmissionError(f"{what}: nothing to grade. Graded files are each lab's sources, e.g. {example} "
-                                  "(inside a labs/ folder, or the lab folders themselves).")
-        submitted = sorted({rel.parts[0] for rel in intake.files})
-        if only is None:
-            selected = names
-        else:
-            asked = {n for n in only if n != "submitted"} | set(submitted if "submitted" in only else [])
-            selected = sorted(asked, key=names.index)
-            without = [n for n in selected if n not in submitted]
-            if without and not any(n in submitted for n in selected):
-                raise SubmissionError(f"the submission has no source file for {', '.join(without)}; it has files "
-                                      f"for {', '.join(submitted)}")
-        header.append(f"Labs graded: {', '.join(selected)}")
+        intake, labs, selected = plan_submission(submission, only, header, notes)
     except (SubmissionError, labinfo.LabError) as e:
         message = f"not graded: {e}"
         print(f"grade_submission: {message}", file=sys.stderr)
@@ -568,13 +597,7 @@ def grade_submission(submission: Path, out: Path, only: list[str] | None = None,
             build = out / "build"
             configure(out, tree, build, selected)
             table = build_and_grade(out, build, selected)
-            try:
-                results = json.loads((build / "grade" / "results.json").read_text())
-            except (OSError, ValueError):
-                raise GradingError(f"the grade step wrote no results.json:\n{table[-3000:]}") from None
-            results["output"] = "\n".join((["Notes:"] + shown + [""] if notes else [])
-                                          + [str(results.get("output", ""))])
-            results.setdefault("extra_data", {})["cudalab"] = {"labs": selected, "notes": notes}
+            results = graded_results(build, selected, notes, table)
     except OSError as e:
         message = f"could not be graded: {e}"
         print(f"grade_submission: {message}", file=sys.stderr)
