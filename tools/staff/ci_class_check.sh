@@ -52,16 +52,27 @@ fi
 slurm_dir=$work/slurm-daemons
 started_pids=()
 cleanup() {
-  local rc=$?
+  local rc=$? pids=() pid _
+  set +e
   for pidfile in "$slurm_dir/slurmd.pid" "$slurm_dir/slurmctld.pid"; do
-    [[ -f $pidfile ]] && kill "$(cat "$pidfile")" 2>/dev/null || true
+    [[ -f $pidfile ]] && pids+=("$(cat "$pidfile")")
   done
-  for pid in "${started_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  pids+=("${started_pids[@]}")
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
+  # The daemons write their state as they stop: wait for them (up to 10 s) before removing it.
+  for _ in $(seq 50); do
+    alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    ((alive)) || break
+    sleep 0.2
+  done
   if ((rc == 0)) && [[ -z ${CLASS_CI_DIR:-} ]]; then
-    rm -rf "$work"
+    rm -rf "$work" 2>/dev/null || { sleep 1; rm -rf "$work" 2>/dev/null; } ||
+      echo "ci_class_check: could not remove all of $work (left in place)"
   else
     echo "ci_class_check: everything is kept in $work"
   fi
+  exit "$rc"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
