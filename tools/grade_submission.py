@@ -68,6 +68,15 @@ class GradingError(Exception):
     """The pristine copy could not be configured or graded (exit 1)."""
 
 
+def remove_entries(folder: Path, names) -> None:
+    """Removes the files or folders @p names of @p folder (a link itself, never what it points to)."""
+    for name in names:
+        path = folder / name
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif path.exists() or path.is_symlink():
+            path.unlink()
+
 def copy_pristine(dest: Path) -> None:
     """The repository without solutions/, mutants and build trees."""
     def ignore(directory: str, names: list[str]) -> set[str]:
@@ -138,12 +147,7 @@ def claim_out(out: Path, submission: Path | None = None) -> Path:
         out.mkdir(parents=True, exist_ok=True)
         (out / MARKER).write_text("Made by tools/grade_submission.py. A later run replaces only: "
                                   + ", ".join(OWN_ENTRIES) + ".\n")
-        for name in OWN_ENTRIES:
-            path = out / name
-            if path.is_dir() and not path.is_symlink():
-                shutil.rmtree(path)
-            elif path.exists() or path.is_symlink():
-                path.unlink()
+        remove_entries(out, OWN_ENTRIES)
     except OSError as e:
         raise SubmissionError(f"--out {out} cannot be used: {e}") from None
     return out

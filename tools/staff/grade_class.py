@@ -527,12 +527,7 @@ def clear_student(dest: Path) -> None:
     """Removes what an unfinished earlier attempt of this tool left in @p dest (never a finished one:
     callers only grade students without a record)."""
     dest.mkdir(parents=True, exist_ok=True)
-    for name in STUDENT_ENTRIES:
-        p = dest / name
-        if p.is_dir() and not p.is_symlink():
-            shutil.rmtree(p)
-        elif p.exists() or p.is_symlink():
-            p.unlink()
+    gs.remove_entries(dest, STUDENT_ENTRIES)
 
 
 def save_sources(dest: Path, files: dict, selected: list[str]) -> None:
