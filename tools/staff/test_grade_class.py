@@ -393,3 +393,44 @@ class ClassTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ClassVsSingleResume(unittest.TestCase):
+    """class_vs_single.py --budget: stops starting submissions, and a second run goes on without
+    grading the class or a finished submission again (the graders are stand-ins here)."""
+
+    def test_budget_then_resume(self):
+        import class_vs_single as cvs
+
+        calls = []
+
+        def fake_run(cmd, **kwargs):
+            script = Path(cmd[1]).name
+            out = Path(cmd[cmd.index("--out") + 1])
+            calls.append(script)
+            tests = [{"name": "Model.Limits", "score": 1, "max_score": 1, "status": "passed"}]
+            if script == "grade_class.py":
+                for s in ("ann", "bob", "cat"):
+                    (out / "students" / s).mkdir(parents=True, exist_ok=True)
+                    (out / "students" / s / "results.json").write_text(json.dumps({"tests": tests}))
+            else:
+                out.mkdir(parents=True, exist_ok=True)
+                (out / "results.json").write_text(json.dumps({"tests": tests}))
+            return mock.Mock(returncode=0)
+
+        entries = [mock.Mock(student=s, path=Path(s)) for s in ("ann", "bob", "cat")]
+        clock = iter(range(0, 1000, 10))
+        with tempfile.TemporaryDirectory() as tmp, \
+                mock.patch.object(cvs.subprocess, "run", side_effect=fake_run), \
+                mock.patch.object(cvs.grade_class, "discover", return_value=(entries, [])), \
+                mock.patch.object(cvs.time, "monotonic", side_effect=lambda: float(next(clock))), \
+                contextlib.redirect_stdout(io.StringIO()):
+            args = ["sub", "--labs", LAB1, "--out", tmp, "--budget", "45"]
+            self.assertEqual(cvs.main(args), 3)  # the budget ran out before every submission was graded
+            first = calls.count("grade_submission.py")
+            self.assertGreaterEqual(first, 1)
+            self.assertLess(first, 3)
+            self.assertEqual(cvs.main(args[:-2]), 0)  # no budget: the rest, and all three equal
+            self.assertEqual(calls.count("grade_class.py"), 1)
+            self.assertEqual(calls.count("grade_submission.py"), 3)
+            self.assertIn("3 of 3 students with equal points", (Path(tmp) / "comparison.txt").read_text())
