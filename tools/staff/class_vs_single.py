@@ -59,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     class_time = out / "class-seconds.txt"
     rc = 0
     try:
-        class_seconds, rc = float(class_time.read_text().split()[0]), int(class_time.read_text().split()[1])
+        seconds, code = class_time.read_text().split()[:2]
+        class_seconds, rc = float(seconds), int(code)
         print(f"class_vs_single: the class was graded before ({class_seconds:.0f} s, exit {rc}): {class_time}")
     except (OSError, ValueError, IndexError):
         start = time.monotonic()
