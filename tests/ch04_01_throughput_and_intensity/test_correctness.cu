@@ -16,6 +16,9 @@ TEST_F(DeviceFiguresOnThisGpu, MatchTheAttributes) {
   CUDALAB_ASSERT_OK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
   CUDALAB_ASSERT_OK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0));
   CUDALAB_ASSERT_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  // The SMs this test runs on: fewer than the attribute under CUDALAB_SM_LIMIT (a green context),
+  // and device() -- what device_figures() is given -- says so.
+  sms = device().sm_count;
   CUDALAB_ASSERT_OK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
   CUDALAB_ASSERT_OK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, 0));
   CUDALAB_ASSERT_OK(cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, 0));

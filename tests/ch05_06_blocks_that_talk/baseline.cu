@@ -46,6 +46,12 @@ int baseline_grid(int n, int block) {
   return static_cast<int>(blocks < kMaxSinglePassBlocks ? blocks : kMaxSinglePassBlocks);
 }
 
+int baseline_blocks_per_sm(int block) {
+  int blocks = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, twoPassPartials, block, 0) != cudaSuccess) return 0;
+  return blocks;
+}
+
 cudaError_t launch_two_pass_baseline(const int *in, long long *partial, long long *out, int n, int block,
                                      cudaStream_t stream) {
   const int grid = baseline_grid(n, block);

@@ -9,6 +9,10 @@
 /// the launcher's contract asks for, computed here so a wrong single_pass_grid cannot change it).
 int baseline_grid(int n, int block);
 
+/// Blocks of @p block threads of the two-launch baseline's first kernel that one SM holds at once
+/// (the occupancy calculator; 0 if it fails).
+int baseline_blocks_per_sm(int block);
+
 /// @brief Two launches, the same loads per thread as reduceSinglePass: kernel 1 (grid
 /// baseline_grid(n, block)) writes one 64-bit partial sum per block with the same grid-stride
 /// loop; kernel 2 (one block of @p block threads) adds the partials into *out.
