@@ -758,8 +758,28 @@ function(cudalab_add_lab lab)
 
   # Test-side support: the generated thresholds table and any baseline sources.
   _cudalab_thresholds(${lab} ${CMAKE_CURRENT_SOURCE_DIR}/grading.json)
-  if(ARG_TEST_SOURCES)
-    add_library(${lab}_tests_support STATIC ${ARG_TEST_SOURCES})
+  # tests/support/*.cu (reduce_check, matrix_check) serve several labs: each is compiled once, in a
+  # library of its own that every lab using it links, not once per lab.
+  set(own_test_sources "")
+  set(shared_support "")
+  foreach(src IN LISTS ARG_TEST_SOURCES)
+    get_filename_component(abs "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    get_filename_component(dir "${abs}" DIRECTORY)
+    if(dir STREQUAL "${CUDALAB_ROOT}tests/support")
+      get_filename_component(name "${abs}" NAME_WE)
+      if(NOT TARGET cudalab_support_${name})
+        add_library(cudalab_support_${name} STATIC "${abs}")
+        cudalab_cuda_target(cudalab_support_${name})
+        target_include_directories(cudalab_support_${name} PUBLIC ${CUDALAB_ROOT}tests/support)
+        target_link_libraries(cudalab_support_${name} PUBLIC cudalab::testing)
+      endif()
+      list(APPEND shared_support cudalab_support_${name})
+    else()
+      list(APPEND own_test_sources "${src}")
+    endif()
+  endforeach()
+  if(own_test_sources)
+    add_library(${lab}_tests_support STATIC ${own_test_sources})
     cudalab_cuda_target(${lab}_tests_support)
     if(ARG_SEPARABLE)
       # Device-link once, in the executables; linked on its own, this library would hide the
@@ -773,7 +793,7 @@ function(cudalab_add_lab lab)
   endif()
   # tests/support/ holds test helpers shared by several labs (reduce_check for the reductions).
   target_include_directories(${lab}_tests_support ${scope} ${CMAKE_CURRENT_SOURCE_DIR} ${CUDALAB_ROOT}tests/support)
-  target_link_libraries(${lab}_tests_support ${scope} ${lab} cudalab::testing)
+  target_link_libraries(${lab}_tests_support ${scope} ${lab} ${shared_support} cudalab::testing)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/grading.json)
 
   # The technique manifest and the barrier check (grading.json "technique", "barrier_kernels"):
