@@ -12,13 +12,12 @@ namespace {
 class DeviceFiguresOnThisGpu : public cudalab::GpuTest {};
 
 TEST_F(DeviceFiguresOnThisGpu, MatchTheAttributes) {
-  int major = 0, minor = 0, sms = 0, clock_khz = 0, mem_khz = 0, bus = 0;
+  int major = 0, minor = 0, clock_khz = 0, mem_khz = 0, bus = 0;
   CUDALAB_ASSERT_OK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
   CUDALAB_ASSERT_OK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0));
-  CUDALAB_ASSERT_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  // The SMs this test runs on: fewer than the attribute under CUDALAB_SM_LIMIT (a green context),
-  // and device() -- what device_figures() is given -- says so.
-  sms = device().sm_count;
+  // The SMs this test runs on, not cudaDevAttrMultiProcessorCount: under CUDALAB_SM_LIMIT (a green
+  // context) they are fewer, and device() -- what device_figures() is given -- says so.
+  const int sms = device().sm_count;
   CUDALAB_ASSERT_OK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
   CUDALAB_ASSERT_OK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, 0));
   CUDALAB_ASSERT_OK(cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, 0));
