@@ -22,9 +22,10 @@ constexpr int kSinglePassBlock = 256;
 /// @brief Single-pass sum of in[0, n) into *out.
 ///
 /// Contract:
-///  - blockDim.x is a power of two from 64 to 1024; gridDim.x >= 1 (any grid: the elements are
-///    covered by a grid-stride loop, i = blockIdx.x * blockDim.x + threadIdx.x, step
-///    gridDim.x * blockDim.x; use a 64-bit index);
+///  - blockDim.x is a power of two from 64 to 1024; gridDim.x >= 1 (any grid of fewer than 2^31
+///    threads in all: the elements are covered by a grid-stride loop,
+///    i = blockIdx.x * blockDim.x + threadIdx.x, step gridDim.x * blockDim.x; use a 64-bit index:
+///    i + step passes 2^31 when n is near it);
 ///  - sums are 64-bit (long long) from the first addition on: an int partial sum may overflow;
 ///  - block b writes its sum to partial[b] (partial holds gridDim.x entries; nothing else of it
 ///    is written), then one thread takes a ticket: atomicAdd(counter, 1);
