@@ -7,6 +7,8 @@
 #include "cudalab/testing.cuh"
 #include "cudalab/data.hpp"
 
+#include <cuda.h>  // the driver's types; its functions come through the runtime (no libcuda link)
+
 #include <cstring>
 #include <sstream>
 
@@ -182,4 +184,175 @@ std::string shared_error(const SharedRun &run) {
   }
   out.resize(kNumBins);
   return compare_histogram("histogramShared", start, cpu_histogram(bytes), out, run.n, ctx);
+}
+
+namespace {
+
+/// The driver function @p name through the runtime, so that the test binary need not link libcuda
+/// (it must start, and skip, on a machine without a driver).
+template <class F>
+bool driver_function(const char *name, F *&fn) {
+  void *p = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+#if CUDART_VERSION >= 12050
+  const cudaError_t err = cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &found);
+#else
+  const cudaError_t err = cudaGetDriverEntryPoint(name, &p, cudaEnableDefault, &found);
+#endif
+  if (err != cudaSuccess || found != cudaDriverEntryPointSuccess || p == nullptr) return false;
+  fn = reinterpret_cast<F *>(p);
+  return true;
+}
+
+/// One physical chunk of device memory mapped `copies` times, back to back, into one reserved
+/// address range (cuMemCreate, cuMemAddressReserve, cuMemMap, cuMemSetAccess); undone on
+/// destruction.
+class RepeatedChunk {
+ public:
+  RepeatedChunk() = default;
+  RepeatedChunk(const RepeatedChunk &) = delete;
+  RepeatedChunk &operator=(const RepeatedChunk &) = delete;
+  ~RepeatedChunk() {
+    if (mapped_ > 0) unmap_(base_, mapped_ * chunk_);
+    if (handle_ != 0) release_(handle_);
+    if (base_ != 0) address_free_(base_, reserved_);
+  }
+
+  /// Maps at least @p min_total bytes in chunks of about @p chunk_bytes. "" on success; otherwise
+  /// why the mapping cannot be made here (*driver_refused: the driver or GPU lacks the feature or
+  /// the address space, as opposed to a call that failed with an unexpected error).
+  std::string map(std::size_t chunk_bytes, std::size_t min_total, bool *driver_refused) {
+    *driver_refused = true;
+    int device = 0, vmm = 0;
+    const cudaError_t err = cudaGetDevice(&device);
+    if (err != cudaSuccess) {
+      *driver_refused = false;
+      return cudalab::describe_error(err, "cudaGetDevice", __FILE__, __LINE__);
+    }
+    decltype(&cuDeviceGet) device_get = nullptr;
+    decltype(&cuDeviceGetAttribute) device_attribute = nullptr;
+    CUdevice cu_device = 0;
+    if (!driver_function("cuDeviceGet", device_get) || !driver_function("cuDeviceGetAttribute", device_attribute) ||
+        device_get(&cu_device, device) != CUDA_SUCCESS ||
+        device_attribute(&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, cu_device) != CUDA_SUCCESS ||
+        vmm == 0)
+      return "this GPU and driver have no virtual memory management";
+    if (!driver_function("cuMemGetAllocationGranularity", granularity_) || !driver_function("cuMemCreate", create_) ||
+        !driver_function("cuMemRelease", release_) || !driver_function("cuMemAddressReserve", reserve_) ||
+        !driver_function("cuMemAddressFree", address_free_) || !driver_function("cuMemMap", map_) ||
+        !driver_function("cuMemUnmap", unmap_) || !driver_function("cuMemSetAccess", set_access_))
+      return "the driver does not offer its virtual memory management functions";
+    CUmemAllocationProp prop{};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = device;
+    std::size_t granularity = 0;
+    if (granularity_(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM) != CUDA_SUCCESS || granularity == 0)
+      return "cuMemGetAllocationGranularity failed";
+    chunk_ = (chunk_bytes + granularity - 1) / granularity * granularity;
+    const std::size_t copies = min_total / chunk_ + 1;
+    reserved_ = copies * chunk_;
+    CUresult r = reserve_(&base_, reserved_, 0, 0, 0);
+    if (r != CUDA_SUCCESS) {
+      base_ = 0;
+      return "cuMemAddressReserve of " + std::to_string(reserved_ >> 20) + " MiB of address space failed (CUresult " +
+             std::to_string(int(r)) + ")";
+    }
+    *driver_refused = false;
+    if ((r = create_(&handle_, chunk_, &prop, 0)) != CUDA_SUCCESS) {
+      handle_ = 0;
+      return "cuMemCreate of " + std::to_string(chunk_ >> 20) + " MiB failed (CUresult " + std::to_string(int(r)) + ")";
+    }
+    for (; mapped_ < copies; ++mapped_)
+      if ((r = map_(base_ + mapped_ * chunk_, chunk_, 0, handle_, 0)) != CUDA_SUCCESS)
+        return "cuMemMap of copy " + std::to_string(mapped_) + " failed (CUresult " + std::to_string(int(r)) + ")";
+    CUmemAccessDesc access{};
+    access.location = prop.location;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    if ((r = set_access_(base_, reserved_, &access, 1)) != CUDA_SUCCESS)
+      return "cuMemSetAccess failed (CUresult " + std::to_string(int(r)) + ")";
+    return "";
+  }
+
+  unsigned char *data() const { return reinterpret_cast<unsigned char *>(static_cast<std::uintptr_t>(base_)); }
+  std::size_t chunk() const { return chunk_; }
+  std::size_t copies() const { return mapped_; }
+
+ private:
+  decltype(&cuMemGetAllocationGranularity) granularity_ = nullptr;
+  decltype(&cuMemCreate) create_ = nullptr;
+  decltype(&cuMemRelease) release_ = nullptr;
+  decltype(&cuMemAddressReserve) reserve_ = nullptr;
+  decltype(&cuMemAddressFree) address_free_ = nullptr;
+  decltype(&cuMemMap) map_ = nullptr;
+  decltype(&cuMemUnmap) unmap_ = nullptr;
+  decltype(&cuMemSetAccess) set_access_ = nullptr;
+  CUdeviceptr base_ = 0;
+  CUmemGenericAllocationHandle handle_ = 0;
+  std::size_t chunk_ = 0, reserved_ = 0, mapped_ = 0;
+};
+
+}  // namespace
+
+std::string long_input_error(const LongRun &run, std::string *not_applicable) {
+  using cudalab::DeviceBuffer;
+  not_applicable->clear();
+  constexpr std::size_t kChunk = std::size_t(128) << 20;
+  if (cudalab::skipped_under_sanitizer(run.min_bytes)) return "";  // a SanitizeAll run: the smaller sizes suffice
+  RepeatedChunk input;
+  bool refused = false;
+  const std::string why = input.map(kChunk, run.min_bytes + run.offset + run.cut, &refused);
+  if (!why.empty()) {
+    if (refused) {
+      *not_applicable = "an input past " + std::to_string(run.min_bytes) + " bytes made of one 128 MiB chunk mapped " +
+                        "again and again needs the driver's virtual memory management: " + why;
+      return "";
+    }
+    return "test setup: " + why;
+  }
+  const std::size_t chunk = input.chunk(), copies = input.copies();
+  const std::size_t n = copies * chunk - run.offset - run.cut;
+  const std::vector<unsigned char> bytes = make_bytes(chunk, Pattern::kUniform, run.seed);
+  const unsigned int grid = histogram_shared_grid(n, kHistogramBlock);
+  std::ostringstream context;
+  context << "n=" << n << " (one " << (chunk >> 20) << " MiB chunk of uniform random bytes mapped " << copies
+          << " times; the input starts " << run.offset << " bytes into it) block=" << kHistogramBlock
+          << " grid=" << grid << " seed=" << run.seed;
+  const std::string ctx = context.str();
+
+  // The exact counts: every copy of the chunk, less the bytes before the start and after the end.
+  std::vector<unsigned long long> counts = cpu_histogram(bytes);
+  for (auto &c : counts) c *= copies;
+  for (std::size_t i = 0; i < run.offset; ++i) --counts[bytes[i]];
+  for (std::size_t i = chunk - run.cut; i < chunk; ++i) --counts[bytes[i]];
+
+  std::uint64_t state = run.seed ^ 0x5EEDull;
+  std::vector<unsigned long long> start(kNumBins);
+  std::vector<unsigned int> start32(kNumBins);
+  for (unsigned int b = 0; b < kNumBins; ++b)
+    start32[b] = static_cast<unsigned int>(start[b] = splitmix64(state) % 1000);
+  DeviceBuffer<unsigned int> d_buckets;
+  cudaError_t err = cudaMemcpy(input.data(), bytes.data(), chunk, cudaMemcpyHostToDevice);
+  if (err == cudaSuccess) err = d_buckets.allocate(kNumBins + kGuardCounters);
+  if (err == cudaSuccess) err = d_buckets.poison();
+  if (err == cudaSuccess)
+    err = cudaMemcpy(d_buckets.get(), start32.data(), kNumBins * sizeof(unsigned int), cudaMemcpyHostToDevice);
+  if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
+
+  histogramShared<<<grid, kHistogramBlock>>>(input.data() + run.offset, d_buckets.get(), n);
+  err = cudaGetLastError();
+  if (err == cudaSuccess) err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) return cudalab::describe_error(err, "histogramShared", __FILE__, __LINE__) + " (" + ctx + ")";
+
+  std::vector<unsigned char> after(chunk);
+  std::vector<unsigned int> out;
+  if ((err = cudaMemcpy(after.data(), input.data(), chunk, cudaMemcpyDeviceToHost)) != cudaSuccess ||
+      (err = d_buckets.download(&out)) != cudaSuccess)
+    return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
+  if (after != bytes) return "histogramShared modified memory it should only read: the input changed (" + ctx + ")";
+  for (std::size_t i = kNumBins; i < out.size(); ++i)
+    if (!cudalab::is_poison(out[i]))
+      return "histogramShared wrote past the last bin: buckets[" + std::to_string(i) + "] was written (" + ctx + ")";
+  out.resize(kNumBins);
+  return compare_histogram("histogramShared", start, counts, out, n, ctx);
 }

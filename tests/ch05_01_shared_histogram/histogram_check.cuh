@@ -60,3 +60,21 @@ struct SharedRun {
 /// shared memory was filled with 0xCDCDCDCD: a private count that was never zeroed shows); otherwise the reason, with n, offset, block,
 /// grid, the input and the seed.
 std::string shared_error(const SharedRun &run);
+
+/// One launch of histogramShared on an input longer than 32-bit indices reach.
+struct LongRun {
+  size_t min_bytes = 0;     ///< the input is longer than this (2^32: byte indices; 2^36: uint4 indices)
+  unsigned int offset = 1;  ///< the input starts this many bytes past a 16-byte boundary
+  unsigned int cut = 5;     ///< and ends this many bytes before the end of the last chunk
+  std::uint64_t seed = 0;   ///< the chunk's bytes and the buckets' start values
+};
+
+/// @brief Runs histogramShared once (block kHistogramBlock, histogram_shared_grid's grid) on an
+/// input of more than run.min_bytes bytes that occupies only one chunk (128 MiB) of device memory:
+/// the chunk, uniform random bytes, is mapped again and again into one reserved address range with
+/// the driver's virtual memory management, so byte i of the input is byte (i + offset) % chunk of
+/// the chunk. Returns "" when every bin is its start value plus the exact count; otherwise the
+/// reason, with n, the mapping and the seed. When this GPU, driver or process cannot map it
+/// (no virtual memory management, no address range that long), returns "" and sets
+/// @p not_applicable to why.
+std::string long_input_error(const LongRun &run, std::string *not_applicable);

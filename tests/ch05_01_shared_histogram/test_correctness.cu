@@ -1,5 +1,6 @@
 // ch05_01 correctness: histogramShared for every block size (also below 256 threads and not a
-// multiple of 32), any n, any alignment of the input, any grid, and an input of one repeated value.
+// multiple of 32), any n, any alignment of the input, any grid, an input of one repeated value, and
+// inputs past 32-bit byte and 16-byte-load indices.
 #include "histogram.cuh"
 #include "histogram_check.cuh"
 
@@ -112,5 +113,25 @@ TEST_F(HistogramSharedPoisoned, ZeroesEveryPrivateCountAndMergesExactly) {
     }
   }
 }
+
+// The 64-bit promise (histogram.cuh: size_t n, any n). Past 2^32 bytes a 32-bit byte index (the
+// head, the tail, their start) wraps; past 2^36 bytes a 32-bit index of the 16-byte loads does. The
+// input needs no memory of that size: one 128 MiB chunk mapped again and again (long_input_error),
+// so the test runs on any GPU with virtual memory management and a few hundred MiB free.
+class HistogramShared64Bit : public cudalab::GpuTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(HistogramShared64Bit, CountsInputsPastThirtyTwoBitIndices) {
+  LongRun run;
+  run.min_bytes = std::size_t(1) << GetParam();
+  run.seed = seed() + GetParam();
+  std::string not_applicable;
+  const std::string error = long_input_error(run, &not_applicable);
+  if (!not_applicable.empty()) CUDALAB_SKIP_NOT_APPLICABLE() << not_applicable;
+  if (!error.empty()) GTEST_FAIL() << error;
+}
+
+INSTANTIATE_TEST_SUITE_P(Shared64Bit, HistogramShared64Bit, ::testing::Values(32, 36), [](const auto &info) {
+  return info.param == 32 ? std::string("past_2pow32_bytes") : std::string("past_2pow32_uint4");
+});
 
 }  // namespace
