@@ -125,8 +125,9 @@ dim3 pick_block_shape(const LaunchLimits &limits, int nx, int ny) {
   const unsigned need_y = unsigned((ny + max_gy - 1) / max_gy);
   while (by < need_y) by *= 2;
   while (bx > 16 && bx * by > target) bx /= 2;
-  // Too many threads: narrow the block, below 16 only while it still covers the row.
-  while (bx * by > unsigned(limits.max_threads_per_block) && (bx > 16 || bx / 2 >= unsigned(nx))) bx /= 2;
+  // Still too many threads (past 64 x 65535 rows, by had to pass 64): narrow the block further,
+  // below 16 floats if need be -- a launch that runs beats whole sectors.
+  while (bx * by > unsigned(limits.max_threads_per_block) && bx > 1) bx /= 2;
   return dim3(bx, by);
   // STUB: // TODO(ch03_09): pick (bx, by) for this matrix. Think about: whole sectors along x
   // STUB: // (section 3.8), threads left idle past the end of short rows, enough blocks to fill every

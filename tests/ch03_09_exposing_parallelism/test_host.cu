@@ -122,15 +122,15 @@ TEST_F(PickBlockShape, IsAValidShapeOfWholeWarpsAndSectorsForEveryMatrix) {
   std::vector<std::pair<int, int>> sizes = {{16384, 16384}, {100, 1000003}, {(1 << 22) + 1, 60}, {1, 1},
                                             {7, 5000000},   {31, 70000},    {1000, 3},           {64, 2000003}};
   // Rows at and one past k x 65535 (the gridDim.y limit) up to 64 x 65535, the most rows that
-  // blocks of 16 floats (two sectors) by 64 rows = 1024 threads cover: a block taller than the
-  // rows need has more threads than the limit there. And 8-float rows taller than that, where
-  // (8,128) fits and (16,128) has 2048 threads.
+  // blocks of 16 floats (two sectors) by 64 rows = 1024 threads cover. Past that a block needs
+  // 128 rows, and (16,128) has 2048 threads: only blocks of 8 floats or fewer fit, whatever the
+  // row's width ((8,128) is valid and still reads whole sectors).
   for (int k = 1; k <= 64; k *= 2)
     for (int nx : {9, 1000}) {
       sizes.push_back({nx, k * 65535});
-      if (k < 64) sizes.push_back({nx, k * 65535 + 1});
+      sizes.push_back({nx, k * 65535 + 1});
     }
-  sizes.push_back({8, 5000000});
+  for (int nx : {8, 20, 1000, 100000}) sizes.push_back({nx, 5000000});
   // Up to 2,000,000 rows: a block of 32 x 32 still keeps gridDim.y <= 65535.
   for (int i = 0; i < 200; ++i) sizes.push_back({1 + int(gen() % 100000), 1 + int(gen() % 2000000)});
   const LaunchLimits l = h100_limits();

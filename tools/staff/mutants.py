@@ -477,7 +477,7 @@ def run_slot(lab: str, items: list[Item], work: Path, gpu: GpuLock, args, report
         else:
             ok = total > 0 and got == total and perf_ran
         points = f"{got:g}/{total:g}" + ("" if perf_ran else " (correctness only)")
-        first = f"{lost[0]['name'].split('.', 1)[1]}: {lost[0]['reason']}"[:150] if lost else ""
+        first = f"{lost[0]['name'].split('.', 1)[-1]}: {lost[0]['reason']}"[:150] if lost else ""
         seconds = f"[build {times['build']:.0f} s, GPU wait {times['wait']:.0f} s, tests {times['tests']:.0f} s]"
         row = Row(lab, item.name, spec["expect"], points, ok, first, seconds)
         if item.done:
