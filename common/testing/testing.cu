@@ -2,7 +2,7 @@
 
 #include "cudalab/watchdog.hpp"
 
-#include <cuda.h>
+#include "cudalab/driver_entry.cuh"  // green contexts (CUDALAB_SM_LIMIT), CUDA 12.4 ABI
 
 #include <algorithm>
 #include <cstdio>
@@ -58,21 +58,6 @@ std::string lacks_free_memory(std::size_t bytes, const std::string &what, bool *
 
 namespace {
 
-#if CUDART_VERSION >= 12050
-/// The driver function @p name (CUDA 12.4 ABI) through the runtime, so that the test binaries need
-/// not link libcuda (they must start, and skip, on a machine without a driver).
-template <class F>
-bool driver_entry(const char *name, F *&fn) {
-  void *p = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-  if (cudaGetDriverEntryPointByVersion(name, &p, 12040, cudaEnableDefault, &found) != cudaSuccess ||
-      found != cudaDriverEntryPointSuccess || p == nullptr)
-    return false;
-  fn = reinterpret_cast<F *>(p);
-  return true;
-}
-#endif
-
 /// CUDALAB_SM_LIMIT=N: this process runs its kernels on a green context of (at least) N SMs, made
 /// current for the runtime, to see on a large GPU what one with fewer SMs would do. Returns the
 /// partition's SM count, 0 when the variable is not set, -1 with @p why when it cannot be made.
@@ -108,10 +93,10 @@ int sm_limit_partition(std::string *why) {
   decltype(&cuCtxFromGreenCtx) as_context = nullptr;
   decltype(&cuCtxSetCurrent) make_current = nullptr;
   cudaFree(nullptr);  // the runtime starts the driver and the primary context
-  if (!driver_entry("cuDeviceGet", get) || !driver_entry("cuDeviceGetDevResource", resource) ||
-      !driver_entry("cuDevSmResourceSplitByCount", split) || !driver_entry("cuDevResourceGenerateDesc", describe) ||
-      !driver_entry("cuGreenCtxCreate", create) || !driver_entry("cuCtxFromGreenCtx", as_context) ||
-      !driver_entry("cuCtxSetCurrent", make_current)) {
+  if (!driver_entry("cuDeviceGet", get, 12040) || !driver_entry("cuDeviceGetDevResource", resource, 12040) ||
+      !driver_entry("cuDevSmResourceSplitByCount", split, 12040) ||
+      !driver_entry("cuDevResourceGenerateDesc", describe, 12040) || !driver_entry("cuGreenCtxCreate", create, 12040) ||
+      !driver_entry("cuCtxFromGreenCtx", as_context, 12040) || !driver_entry("cuCtxSetCurrent", make_current, 12040)) {
     *why = error = "CUDALAB_SM_LIMIT needs green contexts (a CUDA 12.4 or newer driver)";
     return result;
   }

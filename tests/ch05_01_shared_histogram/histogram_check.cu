@@ -4,10 +4,10 @@
 
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
-#include "cudalab/testing.cuh"
 #include "cudalab/data.hpp"
+#include "cudalab/testing.cuh"
 
-#include <cuda.h>  // the driver's types; its functions come through the runtime (no libcuda link)
+#include "cudalab/driver_entry.cuh"
 
 #include <cstring>
 #include <sstream>
@@ -22,6 +22,15 @@ std::uint64_t splitmix64(std::uint64_t &state) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
+}
+
+/// The buckets' values before a launch, in [0, 1000) from @p seed: the kernel must add to them.
+void random_start(std::uint64_t seed, std::vector<unsigned long long> *start, std::vector<unsigned int> *start32) {
+  std::uint64_t state = seed ^ 0x5EEDull;
+  start->assign(kNumBins, 0);
+  start32->assign(kNumBins, 0);
+  for (unsigned int b = 0; b < kNumBins; ++b)
+    (*start32)[b] = static_cast<unsigned int>((*start)[b] = splitmix64(state) % 1000);
 }
 
 }  // namespace
@@ -126,8 +135,8 @@ std::string shared_error(const SharedRun &run) {
   const std::vector<unsigned char> bytes = make_bytes(run.n, run.pattern, run.seed, run.value);
   std::ostringstream context;
   context << (run.poison_shared ? "shared memory filled with 0xCDCDCDCD before the launch, " : "") << "n=" << run.n
-          << " offset=" << run.offset << " block=" << run.block << " grid=" << grid
-          << " seed=" << run.seed << " input=" << pattern_name(run.pattern, bytes);
+          << " offset=" << run.offset << " block=" << run.block << " grid=" << grid << " seed=" << run.seed
+          << " input=" << pattern_name(run.pattern, bytes);
   const std::string ctx = context.str();
 
   // Layout: kGuardBytes guard bytes (16-byte aligned, as cudaMalloc is), `offset` more, the n
@@ -136,11 +145,9 @@ std::string shared_error(const SharedRun &run) {
   guarded.insert(guarded.end(), bytes.begin(), bytes.end());
   guarded.resize(guarded.size() + kGuardBytes, kGuardByte);
   // buckets start at random values: the kernel adds to them.
-  std::uint64_t state = run.seed ^ 0x5EEDull;
-  std::vector<unsigned long long> start(kNumBins);
-  std::vector<unsigned int> start32(kNumBins);
-  for (unsigned int b = 0; b < kNumBins; ++b)
-    start32[b] = static_cast<unsigned int>(start[b] = splitmix64(state) % 1000);
+  std::vector<unsigned long long> start;
+  std::vector<unsigned int> start32;
+  random_start(run.seed, &start, &start32);
 
   DeviceBuffer<unsigned char> d_in;
   DeviceBuffer<unsigned int> d_buckets;
@@ -188,22 +195,6 @@ std::string shared_error(const SharedRun &run) {
 
 namespace {
 
-/// The driver function @p name through the runtime, so that the test binary need not link libcuda
-/// (it must start, and skip, on a machine without a driver).
-template <class F>
-bool driver_function(const char *name, F *&fn) {
-  void *p = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-#if CUDART_VERSION >= 12050
-  const cudaError_t err = cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &found);
-#else
-  const cudaError_t err = cudaGetDriverEntryPoint(name, &p, cudaEnableDefault, &found);
-#endif
-  if (err != cudaSuccess || found != cudaDriverEntryPointSuccess || p == nullptr) return false;
-  fn = reinterpret_cast<F *>(p);
-  return true;
-}
-
 /// One physical chunk of device memory mapped `copies` times, back to back, into one reserved
 /// address range (cuMemCreate, cuMemAddressReserve, cuMemMap, cuMemSetAccess); undone on
 /// destruction.
@@ -232,15 +223,17 @@ class RepeatedChunk {
     decltype(&cuDeviceGet) device_get = nullptr;
     decltype(&cuDeviceGetAttribute) device_attribute = nullptr;
     CUdevice cu_device = 0;
-    if (!driver_function("cuDeviceGet", device_get) || !driver_function("cuDeviceGetAttribute", device_attribute) ||
+    if (!cudalab::driver_entry("cuDeviceGet", device_get) ||
+        !cudalab::driver_entry("cuDeviceGetAttribute", device_attribute) ||
         device_get(&cu_device, device) != CUDA_SUCCESS ||
         device_attribute(&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, cu_device) != CUDA_SUCCESS ||
         vmm == 0)
       return "this GPU and driver have no virtual memory management";
-    if (!driver_function("cuMemGetAllocationGranularity", granularity_) || !driver_function("cuMemCreate", create_) ||
-        !driver_function("cuMemRelease", release_) || !driver_function("cuMemAddressReserve", reserve_) ||
-        !driver_function("cuMemAddressFree", address_free_) || !driver_function("cuMemMap", map_) ||
-        !driver_function("cuMemUnmap", unmap_) || !driver_function("cuMemSetAccess", set_access_))
+    if (!cudalab::driver_entry("cuMemGetAllocationGranularity", granularity_) ||
+        !cudalab::driver_entry("cuMemCreate", create_) || !cudalab::driver_entry("cuMemRelease", release_) ||
+        !cudalab::driver_entry("cuMemAddressReserve", reserve_) ||
+        !cudalab::driver_entry("cuMemAddressFree", address_free_) || !cudalab::driver_entry("cuMemMap", map_) ||
+        !cudalab::driver_entry("cuMemUnmap", unmap_) || !cudalab::driver_entry("cuMemSetAccess", set_access_))
       return "the driver does not offer its virtual memory management functions";
     CUmemAllocationProp prop{};
     prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
@@ -326,11 +319,9 @@ std::string long_input_error(const LongRun &run, std::string *not_applicable) {
   for (std::size_t i = 0; i < run.offset; ++i) --counts[bytes[i]];
   for (std::size_t i = chunk - run.cut; i < chunk; ++i) --counts[bytes[i]];
 
-  std::uint64_t state = run.seed ^ 0x5EEDull;
-  std::vector<unsigned long long> start(kNumBins);
-  std::vector<unsigned int> start32(kNumBins);
-  for (unsigned int b = 0; b < kNumBins; ++b)
-    start32[b] = static_cast<unsigned int>(start[b] = splitmix64(state) % 1000);
+  std::vector<unsigned long long> start;
+  std::vector<unsigned int> start32;
+  random_start(run.seed, &start, &start32);
   DeviceBuffer<unsigned int> d_buckets;
   cudaError_t err = cudaMemcpy(input.data(), bytes.data(), chunk, cudaMemcpyHostToDevice);
   if (err == cudaSuccess) err = d_buckets.allocate(kNumBins + kGuardCounters);
