@@ -204,7 +204,7 @@ class RepeatedChunk {
   RepeatedChunk(const RepeatedChunk &) = delete;
   RepeatedChunk &operator=(const RepeatedChunk &) = delete;
   ~RepeatedChunk() {
-    if (mapped_ > 0) unmap_(base_, mapped_ * chunk_);
+    for (std::size_t k = 0; k < mapped_; ++k) unmap_(base_ + k * chunk_, chunk_);  // one mapping at a time
     if (handle_ != 0) release_(handle_);
     if (base_ != 0) address_free_(base_, reserved_);
   }
