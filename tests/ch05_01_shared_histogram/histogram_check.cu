@@ -215,10 +215,11 @@ class RepeatedChunk {
   std::string map(std::size_t chunk_bytes, std::size_t min_total, bool *driver_refused) {
     *driver_refused = true;
     int device = 0, vmm = 0;
-    const cudaError_t err = cudaGetDevice(&device);
+    cudaError_t err = cudaFree(nullptr);  // the runtime starts the driver and makes its context current
+    if (err == cudaSuccess) err = cudaGetDevice(&device);
     if (err != cudaSuccess) {
       *driver_refused = false;
-      return cudalab::describe_error(err, "cudaGetDevice", __FILE__, __LINE__);
+      return cudalab::describe_error(err, "cudaFree(nullptr), cudaGetDevice", __FILE__, __LINE__);
     }
     decltype(&cuDeviceGet) device_get = nullptr;
     decltype(&cuDeviceGetAttribute) device_attribute = nullptr;
