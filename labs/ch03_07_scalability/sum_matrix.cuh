@@ -4,6 +4,7 @@
 ///
 /// Both kernels compute C = A + B for an nx x ny float matrix stored row by row: element (ix, iy)
 /// is at index iy * nx + ix (ix runs along a row, the contiguous dimension).
+/// C may be A itself (in place): each element is read and written by its own thread only.
 #pragma once
 
 #include <cuda_runtime.h>

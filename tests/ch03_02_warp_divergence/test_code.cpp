@@ -49,6 +49,23 @@ std::string kernel_body(const std::string &src, const std::string &name) {
   return "";
 }
 
+/// True when a `>> 5` of @p body is used: it appears in an expression (a condition, a ternary, a
+/// store), or it initialises a variable that is named again later, other than in a `(void)` cast.
+bool shifted_index_is_used(const std::string &body) {
+  const std::string code = std::regex_replace(body, std::regex("\\(\\s*void\\s*\\)\\s*\\(?\\s*\\w+\\s*\\)?\\s*;"), ";");
+  const std::regex statement("[^;{}]*>>\\s*5\\b[^;{}]*");
+  const std::regex definition(
+      "^\\s*(?:(?:const|constexpr|unsigned|signed|int|long|auto|short|size_t)\\s+)*(\\w+)\\s*=[^=][^;]*$");
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), statement); it != std::sregex_iterator(); ++it) {
+    const std::string text = it->str();
+    std::smatch def;
+    if (!std::regex_match(text, def, definition)) return true;  // the shift is used where it stands
+    const std::string rest = code.substr(static_cast<std::size_t>(it->position() + it->length()));
+    if (std::regex_search(rest, std::regex("\\b" + def[1].str() + "\\b"))) return true;
+  }
+  return false;
+}
+
 class SourceChecks : public cudalab::HostTest {
  protected:
   void SetUp() override {
@@ -84,6 +101,9 @@ TEST_F(SourceChecks, MathKernel4TakesTheWarpIndexWithAShift) {
   if (!std::regex_search(body, std::regex(">>\\s*5\\b")))
     GTEST_FAIL() << "mathKernel4 (source check): the warp index is not taken with a shift. The seeds' mathKernel4 "
                     "computes `int itid = tid >> 5;` (mathKernel2 divides by warpSize); see divergence.cuh";
+  if (!shifted_index_is_used(body))
+    GTEST_FAIL() << "mathKernel4 (source check): the warp index `tid >> 5` is computed but never used: the branch "
+                    "must test it (the seeds' `if ((itid & 0x01) == 0)`), not mathKernel2's `tid / warpSize`";
 }
 
 }  // namespace

@@ -77,6 +77,39 @@ TEST_F(PointerChase, DramLatencyIsSeveralTimesL1Latency) {
                  << seed() << ")";
 }
 
+// Only the `steps` hops are timed: the same L1-resident chain with 64 times more warm-up hops must
+// measure about the same cycles. A clock64() read before the warm-up would count every warm-up hop
+// (the measured cycles grow with the warm-up: about 33 times here). Each figure is the smallest of
+// three runs, so one interrupt cannot fail a right kernel.
+TEST_F(PointerChase, TimesOnlyTheTimedHops) {
+  const unsigned int steps = 256, warmup = 1024, long_warmup = 64 * 1024;
+  make_ring(1024, 1, seed() + 7);
+  CUDALAB_ASSERT_OK(err_);
+  auto fastest = [&](unsigned int w, double *cycles) -> std::string {
+    *cycles = 0;
+    for (int i = 0; i < 3; ++i) {
+      ChaseRun run = run_chase(host_, dev_.get(), start_, w, steps, false, seed() + 7);
+      if (!run.error.empty()) return run.error;
+      const double c = run.cycles_per_load * steps;
+      if (i == 0 || c < *cycles) *cycles = c;
+    }
+    return "";
+  };
+  double short_cycles = 0, long_cycles = 0;
+  if (std::string e = fastest(warmup, &short_cycles); !e.empty()) GTEST_FAIL() << e;
+  if (std::string e = fastest(long_warmup, &long_cycles); !e.empty()) GTEST_FAIL() << e;
+  std::printf(
+      "[ MEASURE  ] pointerChase, %u timed hops of a 4 KB ring: %.0f cycles after %u warm-up hops, %.0f after "
+      "%u\n",
+      steps, short_cycles, warmup, long_cycles, long_warmup);
+  if (long_cycles > 2 * short_cycles)
+    GTEST_FAIL() << "pointerChase: result->cycles grows with the warm-up: " << long_cycles << " cycles for " << steps
+                 << " timed hops after " << long_warmup << " warm-up hops, but " << short_cycles << " after " << warmup
+                 << " (expected about the same, at most 2x). Read the first clock64() after the warm-up loop: only "
+                    "the `steps` hops are timed (seed "
+                 << seed() << ")";
+}
+
 struct CopyCase {
   const char *name;
   CopyKernel kernel;

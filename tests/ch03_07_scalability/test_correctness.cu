@@ -64,6 +64,37 @@ INSTANTIATE_TEST_SUITE_P(GridStride, GridStrideCorrectness,
                            return "grid" + std::to_string(info.param.x) + "x" + std::to_string(info.param.y);
                          });
 
+// In place (C is A): right only if every element is read and written by its own thread alone. A
+// thread that writes another thread's element -- even with the right value, as a flat bound
+// `idx < nx * ny` does for the threads past the end of a row -- makes that element come out as
+// A + 2B. Widths one past a block's (33, 1000 with 128-wide blocks) give every row such threads.
+class SumMatrixInPlace : public cudalab::GpuTest {};
+
+TEST_F(SumMatrixInPlace, EveryThreadTouchesOnlyItsOwnElement) {
+  const std::uint64_t s = seed();
+  struct Case {
+    int nx, ny;
+    dim3 block;
+  } cases[] = {{33, 4096, dim3(32, 8)}, {1000, 300, dim3(128, 2)}, {17, 2000, dim3(16, 16)}, {65, 999, dim3(64, 4)}};
+  for (const Case &c : cases) {
+    std::string error = sum_matrix_error(
+        "sumMatrixOnGPU2D",
+        [&](const float *a, const float *b, float *out, int nx, int ny) {
+          sumMatrixOnGPU2D<<<grid_for(nx, ny, c.block), c.block>>>(a, b, out, nx, ny);
+        },
+        c.nx, c.ny, "block=" + shape(c.block), s + c.nx, true);
+    if (!error.empty()) GTEST_FAIL() << error;
+    const dim3 g(3, 5);
+    error = sum_matrix_error(
+        "sumMatrixGridStride",
+        [&](const float *a, const float *b, float *out, int nx, int ny) {
+          sumMatrixGridStride<<<g, c.block>>>(a, b, out, nx, ny);
+        },
+        c.nx, c.ny, "grid=" + shape(g) + " block=" + shape(c.block), s + c.ny, true);
+    if (!error.empty()) GTEST_FAIL() << error;
+  }
+}
+
 // The "64-bit index" promise (README: the seeds' `unsigned int idx` wraps past 2^32 elements):
 // one launch on a matrix past 2^32 elements (or past 2^31 where the GPU has only the memory for
 // that), checked element by element on the device. Skipped, with the reason, on smaller GPUs.
@@ -73,7 +104,8 @@ class SumMatrix64BitIndex : public cudalab::GpuTest {
     cudalab::GpuTest::SetUp();
     if (IsSkipped()) return;
     plan_ = plan_huge_matrix();
-    if (plan_.nx == 0) CUDALAB_SKIP_NOT_APPLICABLE() << "not enough free GPU memory for the 64-bit index test: " << plan_.skip;
+    if (plan_.nx == 0)
+      CUDALAB_SKIP_NOT_APPLICABLE() << "not enough free GPU memory for the 64-bit index test: " << plan_.skip;
   }
   HugeMatrixPlan plan_;
 };
@@ -99,8 +131,7 @@ TEST_F(SumMatrix64BitIndex, GridStridePast32BitIndices) {
       [&](const float *a, const float *b, float *c, int nx, int ny) {
         sumMatrixGridStride<<<grid_with_blocks(nx, ny, block, blocks), block>>>(a, b, c, nx, ny);
       },
-      "block=" + shape(block) + " " + std::to_string(blocks) + " blocks (compute the index in std::size_t)",
-      seed());
+      "block=" + shape(block) + " " + std::to_string(blocks) + " blocks (compute the index in std::size_t)", seed());
   if (!error.empty()) GTEST_FAIL() << error;
 }
 

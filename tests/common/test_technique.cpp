@@ -161,6 +161,59 @@ TEST(TechniqueFacts, CountOrderAndAfterLastCanFail) {
   EXPECT_NE(failures[0].find("Check of the compiled code (PTX)"), std::string::npos) << failures[0];
 }
 
+// The last warp's steps: `s[tid] += s[tid + 16]; __syncwarp();` (the read of lane t + 16's element
+// and the write of one's own in one step), the same step guarded by `if (tid < 16)`, and the
+// Programming Guide's correct form (read, __syncwarp(), write).
+const char *const kWarpStepRace = R"(
+	mov.u32 	%r2, %tid.x;
+	shl.b32 	%r3, %r2, 2;
+	bar.sync 	0;
+	ld.shared.u32 	%r4, [%r3];
+	ld.shared.u32 	%r5, [%r3+64];
+	add.s32 	%r6, %r4, %r5;
+	st.shared.u32 	[%r3], %r6;
+	bar.warp.sync 	-1;
+	ret;
+)";
+const char *const kWarpStepGuarded = R"(
+	mov.u32 	%r2, %tid.x;
+	shl.b32 	%r3, %r2, 2;
+	bar.sync 	0;
+	setp.gt.u32 	%p1, %r2, 15;
+	@%p1 bra 	$L__BB0_2;
+	ld.shared.u32 	%r4, [%r3];
+	ld.shared.u32 	%r5, [%r3+64];
+	add.s32 	%r6, %r4, %r5;
+	st.shared.u32 	[%r3], %r6;
+$L__BB0_2:
+	bar.warp.sync 	-1;
+	ret;
+)";
+const char *const kWarpStepSynced = R"(
+	mov.u32 	%r2, %tid.x;
+	shl.b32 	%r3, %r2, 2;
+	bar.sync 	0;
+	ld.shared.u32 	%r4, [%r3];
+	ld.shared.u32 	%r5, [%r3+64];
+	add.s32 	%r6, %r4, %r5;
+	bar.warp.sync 	-1;
+	st.shared.u32 	[%r3], %r6;
+	bar.warp.sync 	-1;
+	ret;
+)";
+
+TEST(TechniqueFacts, WarpStepsAfterLastCanFail) {
+  using F = technique::Fact;
+  const technique::Technique t{
+      "k", "_Z1k", "a self-test", {F{F::WarpStepsAfterLast, "^bar\\.sync", "", -1, -1, "read, sync, write", {}}}};
+  const std::vector<std::string> race = technique::check(ptx_file("ws_race", kWarpStepRace), t);
+  ASSERT_EQ(race.size(), 1u);
+  EXPECT_NE(race[0].find("[%r3+64]"), std::string::npos) << race[0];
+  EXPECT_NE(race[0].find("Check of the compiled code (PTX)"), std::string::npos) << race[0];
+  EXPECT_TRUE(technique::check(ptx_file("ws_guarded", kWarpStepGuarded), t).empty());
+  EXPECT_TRUE(technique::check(ptx_file("ws_synced", kWarpStepSynced), t).empty());
+}
+
 }  // namespace
 
 #ifdef CUDALAB_TECHNIQUE_SELFTEST_MAIN

@@ -61,10 +61,10 @@ std::string shape(dim3 d) {
 }
 
 std::string sum_matrix_error(const std::string &name, const MatrixLaunch &launch, int nx, int ny,
-                             const std::string &config, std::uint64_t seed) {
+                             const std::string &config, std::uint64_t seed, bool in_place) {
   const std::size_t n = std::size_t(nx) * ny;
   std::ostringstream ctx;
-  ctx << "nx=" << nx << " ny=" << ny << " " << config << " seed=" << seed;
+  ctx << "nx=" << nx << " ny=" << ny << " " << config << (in_place ? " in place (C is A)" : "") << " seed=" << seed;
   const std::vector<float> a = cudalab::random_floats(n, -1.f, 1.f, seed);
   const std::vector<float> b = cudalab::random_floats(n, -1.f, 1.f, seed ^ 0x5bd1e995u);
   cudalab::DeviceBuffer<float> da, db, dc;
@@ -72,9 +72,10 @@ std::string sum_matrix_error(const std::string &name, const MatrixLaunch &launch
   if (err == cudaSuccess) err = db.upload(b);
   if (err == cudaSuccess) err = dc.allocate(n + kGuard);
   if (err == cudaSuccess) err = dc.poison();
+  if (err == cudaSuccess && in_place) err = cudaMemcpy(dc.get(), da.get(), n * sizeof(float), cudaMemcpyDeviceToDevice);
   if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
 
-  launch(da.get(), db.get(), dc.get(), nx, ny);
+  launch(in_place ? dc.get() : da.get(), db.get(), dc.get(), nx, ny);
   if (std::string e = launch_error(name, ctx.str()); !e.empty()) return e;
 
   std::vector<float> c;
@@ -98,6 +99,10 @@ std::string sum_matrix_error(const std::string &name, const MatrixLaunch &launch
   msg << name << ": wrong result at " << where(first, nx) << ": expected " << a[first] + b[first] << ", got "
       << c[first];
   if (cudalab::is_poison(c[first])) msg << " (never written: still the poison value)";
+  if (in_place)
+    msg << "; in place, an element comes out wrong when a thread other than its own also writes it (its own "
+           "thread then reads the new value, or overwrites it): each thread must touch only its (ix, iy), and "
+           "threads outside the matrix must do nothing";
   msg << "; " << wrong << " of " << n << " wrong (" << ctx.str() << ")";
   return msg.str();
 }
@@ -172,8 +177,8 @@ HugeMatrixPlan plan_huge_matrix() {
     plan.note = "65536 x 65537 = 2^32 + 65536 elements: an index in int or in unsigned int wraps";
   } else if (fits(65536, 32769)) {
     plan.nx = 65536, plan.ny = 32769;
-    os << "65536 x 32769 = 2^31 + 65536 elements: an index in int overflows; this GPU has "
-       << free_bytes / gib << " GiB free, too little for the 2^32-element matrix (48 GiB) that an "
+    os << "65536 x 32769 = 2^31 + 65536 elements: an index in int overflows; this GPU has " << free_bytes / gib
+       << " GiB free, too little for the 2^32-element matrix (48 GiB) that an "
        << "unsigned int index would also fail";
     plan.note = os.str();
   } else {

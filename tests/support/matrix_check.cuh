@@ -17,8 +17,10 @@ using MatrixLaunch = std::function<void(const float *, const float *, float *, i
 /// wrong ("" if nothing): a launch or execution error, a write past element nx*ny - 1 (C is
 /// followed by a poisoned guard region), or the first element (ix, iy) where C != A + B.
 /// @p config ("block=(32,16)") goes into the message with nx, ny and the seed.
+/// With @p in_place, C is A itself (launch(C, B, C, ...), A's values copied into C first): right
+/// only if every element is read and written by its own thread alone.
 std::string sum_matrix_error(const std::string &name, const MatrixLaunch &launch, int nx, int ny,
-                             const std::string &config, std::uint64_t seed);
+                             const std::string &config, std::uint64_t seed, bool in_place = false);
 
 /// @brief "(32,16)" for a block or grid shape.
 std::string shape(dim3 d);

@@ -23,16 +23,17 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace technique {
 
 /// One fact about a kernel's compiled code (see docs/grading.md, "The technique manifest").
 struct Fact {
-  enum Kind { Count, Order, AfterLast, BeforeFirst, Any };
+  enum Kind { Count, Order, AfterLast, BeforeFirst, Any, WarpStepsAfterLast };
   Kind kind = Count;
   std::string a;               ///< Count: the opcode regex; Order: the regex that must come first;
-                               ///< AfterLast/BeforeFirst: the regex of the boundary instruction
+                               ///< AfterLast/BeforeFirst/WarpStepsAfterLast: the regex of the boundary
   std::string b;               ///< Order: the regex that must come after; AfterLast/BeforeFirst: the counted regex
   int min = -1;                ///< at least this many (-1: no lower bound)
   int max = -1;                ///< at most this many (-1: no upper bound)
@@ -69,6 +70,77 @@ inline std::string bounds(const Fact &f) {
 }
 
 inline bool within(const Fact &f, int n) { return (f.min < 0 || n >= f.min) && (f.max < 0 || n <= f.max); }
+
+}  // namespace detail
+
+namespace detail {
+
+/// The address operand of a load or store line ("%r5+64" for `ld.shared.u32 %r7, [%r5+64];`).
+inline std::string address_of(const std::string &line) {
+  const std::size_t open = line.find('['), close = line.find(']', open);
+  return open == std::string::npos || close == std::string::npos ? "" : line.substr(open + 1, close - open - 1);
+}
+
+/// "%r5+64" -> {"%r5", "+64"}; "%r5" -> {"%r5", ""}; empty when the address is not that form.
+inline std::smatch split_address(const std::string &address) {
+  static const std::regex form("^\\s*([^+\\-\\s]+)\\s*([+\\-]\\s*[0-9]+)?\\s*$");
+  thread_local std::string kept;  // smatch refers into it
+  kept = address;
+  std::smatch m;
+  std::regex_match(kept, m, form);
+  return m;
+}
+
+/// Bytes one lane moves with a load or store opcode ("st.shared.v2.u32" -> 8), 4 when unsure.
+inline long access_bytes(const std::string &op) {
+  std::smatch m;
+  long lanes = 1, bits = 32;
+  if (std::regex_search(op, m, std::regex("\\.v([248])\\."))) lanes = std::stol(m[1]);
+  if (std::regex_search(op, m, std::regex("\\.[busf](8|16|32|64)$"))) bits = std::stol(m[1]);
+  return lanes * bits / 8;
+}
+
+/// WarpStepsAfterLast: after the last instruction matching @p boundary (the whole kernel if there is
+/// none), the first unguarded shared-memory store that follows a shared-memory load from another
+/// address with no barrier or __syncwarp() between them: "" when there is none, else the
+/// two instructions. The CUDA Programming Guide's "incorrect use of __syncwarp()":
+/// `s[tid] += s[tid + 16]; __syncwarp();` lets lane t + 16 write s[t + 16] in the same step in
+/// which lane t reads it. A step guarded by a branch or a predicate (`if (tid < 16)`: the lanes
+/// that read are not those that write) is not flagged.
+inline std::string unsynced_warp_step(const ptx_code::Kernel &k, const std::string &boundary) {
+  const std::vector<std::string> &ops = k.opcodes;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    if (matches(ops[i], boundary)) from = i + 1;
+  std::vector<std::size_t> loads;  // shared loads since the last barrier or __syncwarp()
+  bool guarded = false;            // a branch since then: the next step may run in some lanes only
+  for (std::size_t i = from; i < ops.size(); ++i) {
+    const std::string &op = ops[i];
+    if (matches(op, "^(bar|barrier)\\.")) {
+      loads.clear();
+      guarded = false;
+    } else if (matches(op, "^bra|^ret|^exit|^call")) {
+      guarded = true;
+    } else if (matches(op, "^ld\\.(.*\\.)?shared")) {
+      loads.push_back(i);
+    } else if (matches(op, "^st\\.(.*\\.)?shared") && std::exchange(guarded, false)) {
+      // a guard covers one step (`if (tid < 16) s[tid] += s[tid + 16];`), not the steps after it
+    } else if (matches(op, "^st\\.(.*\\.)?shared") && k.lines[i].find_first_not_of(" \t") != k.lines[i].find('@')) {
+      // Lane t stores at base + t * size; a load at base + t * size + d reads what lane t + d / size
+      // stores, which another lane of the warp does when 0 < |d| < 32 * size.
+      const std::smatch st = split_address(address_of(k.lines[i]));
+      const long size = access_bytes(op);
+      for (std::size_t l : loads) {
+        const std::smatch ld = split_address(address_of(k.lines[l]));
+        if (st.empty() || ld.empty() || st[1] != ld[1]) continue;  // different bases: cannot tell
+        const long d = std::stol(ld[2].length() ? ld[2].str() : "0") - std::stol(st[2].length() ? st[2].str() : "0");
+        if (d != 0 && d < 32 * size && -d < 32 * size)
+          return "`" + k.lines[l] + "` then `" + k.lines[i] + "` in the same warp step, with no __syncwarp() between";
+      }
+    }
+  }
+  return "";
+}
 
 }  // namespace detail
 
@@ -119,6 +191,14 @@ inline std::string check_fact(const ptx_code::Kernel &k, const Fact &f) {
       if (detail::within(f, n)) return "";
       return "expected " + detail::bounds(f) + " instructions matching /" + f.b + "/ " + where + " /" + f.a + "/ (" +
              k.lines[at] + "), found " + std::to_string(n);
+    }
+    case Fact::WarpStepsAfterLast: {
+      const std::string hazard = detail::unsynced_warp_step(k, f.a);
+      if (hazard.empty()) return "";
+      return "expected every warp step after the last /" + f.a +
+             "/ to read its neighbour's element, __syncwarp(), then write its own (or to use shuffles); found a "
+             "read of another address and a write " +
+             hazard + ": another lane may write what this lane is still reading";
     }
     case Fact::Any: {
       std::string all;
