@@ -202,16 +202,13 @@ const char *const kWarpStepSynced = R"(
 	ret;
 )";
 
-TEST(TechniqueFacts, WarpStepsAfterLastCanFail) {
-  using F = technique::Fact;
-  const technique::Technique t{
-      "k", "_Z1k", "a self-test", {F{F::WarpStepsAfterLast, "^bar\\.sync", "", -1, -1, "read, sync, write", {}}}};
-  const std::vector<std::string> race = technique::check(ptx_file("ws_race", kWarpStepRace), t);
+TEST(WarpSteps, AReadOfAnotherLaneThenAWriteWithoutSyncwarpCanFail) {
+  const auto race = technique::warp_step_hazards_in_file(ptx_file("ws_race", kWarpStepRace));
   ASSERT_EQ(race.size(), 1u);
-  EXPECT_NE(race[0].find("[%r3+64]"), std::string::npos) << race[0];
-  EXPECT_NE(race[0].find("Check of the compiled code (PTX)"), std::string::npos) << race[0];
-  EXPECT_TRUE(technique::check(ptx_file("ws_guarded", kWarpStepGuarded), t).empty());
-  EXPECT_TRUE(technique::check(ptx_file("ws_synced", kWarpStepSynced), t).empty());
+  EXPECT_EQ(race[0].first, "_Z1kPii");
+  EXPECT_NE(race[0].second.find("[%r3+64]"), std::string::npos) << race[0].second;
+  EXPECT_TRUE(technique::warp_step_hazards_in_file(ptx_file("ws_guarded", kWarpStepGuarded)).empty());
+  EXPECT_TRUE(technique::warp_step_hazards_in_file(ptx_file("ws_synced", kWarpStepSynced)).empty());
 }
 
 }  // namespace

@@ -30,10 +30,10 @@ namespace technique {
 
 /// One fact about a kernel's compiled code (see docs/grading.md, "The technique manifest").
 struct Fact {
-  enum Kind { Count, Order, AfterLast, BeforeFirst, Any, WarpStepsAfterLast };
+  enum Kind { Count, Order, AfterLast, BeforeFirst, Any };
   Kind kind = Count;
   std::string a;               ///< Count: the opcode regex; Order: the regex that must come first;
-                               ///< AfterLast/BeforeFirst/WarpStepsAfterLast: the regex of the boundary
+                               ///< AfterLast/BeforeFirst: the regex of the boundary instruction
   std::string b;               ///< Order: the regex that must come after; AfterLast/BeforeFirst: the counted regex
   int min = -1;                ///< at least this many (-1: no lower bound)
   int max = -1;                ///< at most this many (-1: no upper bound)
@@ -100,13 +100,13 @@ inline long access_bytes(const std::string &op) {
   return lanes * bits / 8;
 }
 
-/// WarpStepsAfterLast: after the last instruction matching @p boundary (the whole kernel if there is
-/// none), the first unguarded shared-memory store that follows a shared-memory load from another
-/// address with no barrier or __syncwarp() between them: "" when there is none, else the
-/// two instructions. The CUDA Programming Guide's "incorrect use of __syncwarp()":
-/// `s[tid] += s[tid + 16]; __syncwarp();` lets lane t + 16 write s[t + 16] in the same step in
-/// which lane t reads it. A step guarded by a branch or a predicate (`if (tid < 16)`: the lanes
-/// that read are not those that write) is not flagged.
+/// After the last instruction matching @p boundary (the whole kernel if there is none), the first
+/// unguarded shared-memory store that follows a shared-memory load of another lane's element (same
+/// base register, an offset below 32 elements) with no barrier or __syncwarp() between them: "" when
+/// there is none, else the two instructions. The CUDA Programming Guide's "incorrect use of
+/// __syncwarp()": `s[tid] += s[tid + 16]; __syncwarp();` lets lane t + 16 write s[t + 16] in the
+/// same step in which lane t reads it; racecheck does not report it. A step behind a branch or a
+/// predicate (`if (tid < 16)`: the lanes that read are not those that write) is not flagged.
 inline std::string unsynced_warp_step(const ptx_code::Kernel &k, const std::string &boundary) {
   const std::vector<std::string> &ops = k.opcodes;
   std::size_t from = 0;
@@ -191,14 +191,6 @@ inline std::string check_fact(const ptx_code::Kernel &k, const Fact &f) {
       if (detail::within(f, n)) return "";
       return "expected " + detail::bounds(f) + " instructions matching /" + f.b + "/ " + where + " /" + f.a + "/ (" +
              k.lines[at] + "), found " + std::to_string(n);
-    }
-    case Fact::WarpStepsAfterLast: {
-      const std::string hazard = detail::unsynced_warp_step(k, f.a);
-      if (hazard.empty()) return "";
-      return "expected every warp step after the last /" + f.a +
-             "/ to read its neighbour's element, __syncwarp(), then write its own (or to use shuffles); found a "
-             "read of another address and a write " +
-             hazard + ": another lane may write what this lane is still reading";
     }
     case Fact::Any: {
       std::string all;
@@ -590,6 +582,22 @@ inline std::vector<BarrierReport> check_barriers_in_file(const std::string &path
   std::vector<BarrierReport> out;
   for (const auto &f : all)
     if (f.entry) out.push_back(check_barriers(build_graph(f.name, f.body, with_barrier)));
+  return out;
+}
+
+/// @brief The warp-step check for every kernel of the PTX file at @p path: {kernel, the two
+/// instructions} for each kernel where, after its last block barrier, a warp step writes shared
+/// memory that another lane of the step still reads (detail::unsynced_warp_step).
+inline std::vector<std::pair<std::string, std::string>> warp_step_hazards_in_file(const std::string &path) {
+  std::ifstream in(path);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto &f : ptx_code::detail::functions(in)) {
+    if (!f.entry) continue;
+    const ptx_code::Kernel k = ptx_code::kernel(path, {f.name});
+    if (!k.found) continue;
+    const std::string hazard = detail::unsynced_warp_step(k, "^(bar|barrier)\\.(sync|red)");
+    if (!hazard.empty()) out.emplace_back(k.name, hazard);
+  }
   return out;
 }
 

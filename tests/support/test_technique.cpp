@@ -4,8 +4,9 @@
 //    about the kernel's PTX holds;
 //  * Barriers.ReachedByEveryThread: every kernel named in "barrier_kernels" has a block barrier
 //    (or, where it shares data only within warps, a __syncwarp() or warp shuffles and no shared
-//    memory), and in no kernel of the student's code can some threads of a block skip (or
-//    return before) a barrier the others wait at.
+//    memory), in no kernel of the student's code can some threads of a block skip (or return
+//    before) a barrier the others wait at, and after a kernel's last block barrier no warp step
+//    writes shared memory that another lane of the step still reads.
 // No GPU is needed: the build compiles the student's source to PTX.
 #include "technique.hpp"
 
@@ -62,6 +63,12 @@ class BarrierTest : public cudalab::HostTest {
         ADD_FAILURE() << "kernel " << symbol << " not found in the PTX of the student's code. Check of the compiled "
                       << "code (PTX)";
     }
+    for (const std::string &ptx : technique::generated::student_ptx())
+      for (const auto &[kernel, hazard] : technique::warp_step_hazards_in_file(ptx))
+        ADD_FAILURE() << kernel << ": after the last block barrier, " << hazard
+                      << ": another lane of the warp may write what this lane is still reading. Read the "
+                         "neighbour's element, __syncwarp(), then write your own (or use warp shuffles). Check of "
+                         "the compiled code (PTX); compute-sanitizer's racecheck does not report this";
     for (const technique::BarrierReport &r : all) {
       if (r.barriers == 0) continue;
       std::printf("[ CODE     ] %s: %d block barriers, %s\n", r.kernel.c_str(), r.barriers,
