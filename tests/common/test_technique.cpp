@@ -164,43 +164,15 @@ TEST(TechniqueFacts, CountOrderAndAfterLastCanFail) {
 // The last warp's steps: `s[tid] += s[tid + 16]; __syncwarp();` (the read of lane t + 16's element
 // and the write of one's own in one step), the same step guarded by `if (tid < 16)`, and the
 // Programming Guide's correct form (read, __syncwarp(), write).
-const char *const kWarpStepRace = R"(
-	mov.u32 	%r2, %tid.x;
-	shl.b32 	%r3, %r2, 2;
-	bar.sync 	0;
-	ld.shared.u32 	%r4, [%r3];
-	ld.shared.u32 	%r5, [%r3+64];
-	add.s32 	%r6, %r4, %r5;
-	st.shared.u32 	[%r3], %r6;
-	bar.warp.sync 	-1;
-	ret;
-)";
-const char *const kWarpStepGuarded = R"(
-	mov.u32 	%r2, %tid.x;
-	shl.b32 	%r3, %r2, 2;
-	bar.sync 	0;
-	setp.gt.u32 	%p1, %r2, 15;
-	@%p1 bra 	$L__BB0_2;
-	ld.shared.u32 	%r4, [%r3];
-	ld.shared.u32 	%r5, [%r3+64];
-	add.s32 	%r6, %r4, %r5;
-	st.shared.u32 	[%r3], %r6;
-$L__BB0_2:
-	bar.warp.sync 	-1;
-	ret;
-)";
-const char *const kWarpStepSynced = R"(
-	mov.u32 	%r2, %tid.x;
-	shl.b32 	%r3, %r2, 2;
-	bar.sync 	0;
-	ld.shared.u32 	%r4, [%r3];
-	ld.shared.u32 	%r5, [%r3+64];
-	add.s32 	%r6, %r4, %r5;
-	bar.warp.sync 	-1;
-	st.shared.u32 	[%r3], %r6;
-	bar.warp.sync 	-1;
-	ret;
-)";
+std::string warp_step(const std::string &guard, const std::string &before_store, const std::string &after_store) {
+  return "\tmov.u32 \t%r2, %tid.x;\n\tshl.b32 \t%r3, %r2, 2;\n\tbar.sync \t0;\n" + guard +
+         "\tld.shared.u32 \t%r4, [%r3];\n\tld.shared.u32 \t%r5, [%r3+64];\n\tadd.s32 \t%r6, %r4, %r5;\n" +
+         before_store + "\tst.shared.u32 \t[%r3], %r6;\n" + after_store + "\tbar.warp.sync \t-1;\n\tret;\n";
+}
+const std::string kWarpStepRace = warp_step("", "", "");
+const std::string kWarpStepGuarded =
+    warp_step("\tsetp.gt.u32 \t%p1, %r2, 15;\n\t@%p1 bra \t$L__BB0_2;\n", "", "$L__BB0_2:\n");
+const std::string kWarpStepSynced = warp_step("", "\tbar.warp.sync \t-1;\n", "");
 
 TEST(WarpSteps, AReadOfAnotherLaneThenAWriteWithoutSyncwarpCanFail) {
   const auto race = technique::warp_step_hazards_in_file(ptx_file("ws_race", kWarpStepRace));

@@ -73,77 +73,6 @@ inline bool within(const Fact &f, int n) { return (f.min < 0 || n >= f.min) && (
 
 }  // namespace detail
 
-namespace detail {
-
-/// The address operand of a load or store line ("%r5+64" for `ld.shared.u32 %r7, [%r5+64];`).
-inline std::string address_of(const std::string &line) {
-  const std::size_t open = line.find('['), close = line.find(']', open);
-  return open == std::string::npos || close == std::string::npos ? "" : line.substr(open + 1, close - open - 1);
-}
-
-/// "%r5+64" -> {"%r5", "+64"}; "%r5" -> {"%r5", ""}; empty when the address is not that form.
-inline std::smatch split_address(const std::string &address) {
-  static const std::regex form("^\\s*([^+\\-\\s]+)\\s*([+\\-]\\s*[0-9]+)?\\s*$");
-  thread_local std::string kept;  // smatch refers into it
-  kept = address;
-  std::smatch m;
-  std::regex_match(kept, m, form);
-  return m;
-}
-
-/// Bytes one lane moves with a load or store opcode ("st.shared.v2.u32" -> 8), 4 when unsure.
-inline long access_bytes(const std::string &op) {
-  std::smatch m;
-  long lanes = 1, bits = 32;
-  if (std::regex_search(op, m, std::regex("\\.v([248])\\."))) lanes = std::stol(m[1]);
-  if (std::regex_search(op, m, std::regex("\\.[busf](8|16|32|64)$"))) bits = std::stol(m[1]);
-  return lanes * bits / 8;
-}
-
-/// After the last instruction matching @p boundary (the whole kernel if there is none), the first
-/// unguarded shared-memory store that follows a shared-memory load of another lane's element (same
-/// base register, an offset below 32 elements) with no barrier or __syncwarp() between them: "" when
-/// there is none, else the two instructions. The CUDA Programming Guide's "incorrect use of
-/// __syncwarp()": `s[tid] += s[tid + 16]; __syncwarp();` lets lane t + 16 write s[t + 16] in the
-/// same step in which lane t reads it; racecheck does not report it. A step behind a branch or a
-/// predicate (`if (tid < 16)`: the lanes that read are not those that write) is not flagged.
-inline std::string unsynced_warp_step(const ptx_code::Kernel &k, const std::string &boundary) {
-  const std::vector<std::string> &ops = k.opcodes;
-  std::size_t from = 0;
-  for (std::size_t i = 0; i < ops.size(); ++i)
-    if (matches(ops[i], boundary)) from = i + 1;
-  std::vector<std::size_t> loads;  // shared loads since the last barrier or __syncwarp()
-  bool guarded = false;            // a branch since then: the next step may run in some lanes only
-  for (std::size_t i = from; i < ops.size(); ++i) {
-    const std::string &op = ops[i];
-    if (matches(op, "^(bar|barrier)\\.")) {
-      loads.clear();
-      guarded = false;
-    } else if (matches(op, "^bra|^ret|^exit|^call")) {
-      guarded = true;
-    } else if (matches(op, "^ld\\.(.*\\.)?shared")) {
-      loads.push_back(i);
-    } else if (matches(op, "^st\\.(.*\\.)?shared") && std::exchange(guarded, false)) {
-      // a guard covers one step (`if (tid < 16) s[tid] += s[tid + 16];`), not the steps after it
-    } else if (matches(op, "^st\\.(.*\\.)?shared") && k.lines[i].find_first_not_of(" \t") != k.lines[i].find('@')) {
-      // Lane t stores at base + t * size; a load at base + t * size + d reads what lane t + d / size
-      // stores, which another lane of the warp does when 0 < |d| < 32 * size.
-      const std::smatch st = split_address(address_of(k.lines[i]));
-      const long size = access_bytes(op);
-      for (std::size_t l : loads) {
-        const std::smatch ld = split_address(address_of(k.lines[l]));
-        if (st.empty() || ld.empty() || st[1] != ld[1]) continue;  // different bases: cannot tell
-        const long d = std::stol(ld[2].length() ? ld[2].str() : "0") - std::stol(st[2].length() ? st[2].str() : "0");
-        if (d != 0 && d < 32 * size && -d < 32 * size)
-          return "`" + k.lines[l] + "` then `" + k.lines[i] + "` in the same warp step, with no __syncwarp() between";
-      }
-    }
-  }
-  return "";
-}
-
-}  // namespace detail
-
 /// @brief Checks one fact against the opcodes of @p k. Returns "" when it holds, else a sentence
 /// with the expected and the actual figures.
 inline std::string check_fact(const ptx_code::Kernel &k, const Fact &f) {
@@ -585,6 +514,86 @@ inline std::vector<BarrierReport> check_barriers_in_file(const std::string &path
   return out;
 }
 
+namespace detail {
+
+/// A shared-memory address operand ("[%r5+64]") as its base register and byte offset.
+struct SharedAddress {
+  bool ok = false;  ///< the operand has that form
+  std::string base;
+  long offset = 0;
+};
+
+inline SharedAddress shared_address(const std::string &operand) {
+  static const std::regex form("^\\[\\s*([^+\\-\\s\\]]+)\\s*(?:([+\\-])\\s*([0-9]+))?\\s*\\]$");
+  std::smatch m;
+  SharedAddress a;
+  if (!std::regex_match(operand, m, form)) return a;
+  a.ok = true;
+  a.base = m[1];
+  if (m[3].matched) a.offset = (m[2] == "-" ? -1 : 1) * std::stol(m[3]);
+  return a;
+}
+
+/// Bytes one lane moves with a load or store opcode ("st.shared.v2.u32" -> 8), 4 when unsure.
+inline long access_bytes(const std::string &op) {
+  std::smatch m;
+  long lanes = 1, bits = 32;
+  if (std::regex_search(op, m, std::regex("\\.v([248])\\."))) lanes = std::stol(m[1]);
+  if (std::regex_search(op, m, std::regex("\\.[busf](8|16|32|64)$"))) bits = std::stol(m[1]);
+  return lanes * bits / 8;
+}
+
+inline bool shared_access(const Instruction &ins, const char *kind) {
+  return starts(ins.opcode, kind) && ins.opcode.find(".shared") != std::string::npos;
+}
+
+/// After the kernel's last block barrier (the whole kernel if there is none), the first unguarded
+/// shared-memory store that follows a shared-memory load of another lane's element (same base
+/// register, an offset below 32 elements) with no barrier or __syncwarp() between them: "" when
+/// there is none, else the two instructions. The CUDA Programming Guide's "incorrect use of
+/// __syncwarp()": `s[tid] += s[tid + 16]; __syncwarp();` lets lane t + 16 write s[t + 16] in the
+/// same step in which lane t reads it; racecheck does not report it. A step behind a branch or a
+/// predicate (`if (tid < 16)`: the lanes that read are not those that write) is not flagged.
+inline std::string unsynced_warp_step(const ptx_code::Kernel &k) {
+  std::vector<Instruction> code;
+  std::size_t from = 0;
+  for (const std::string &line : k.lines) {
+    code.push_back(parse(line));
+    if (is_block_barrier(code.back().opcode)) from = code.size();
+  }
+  std::vector<const Instruction *> loads;  // shared loads since the last barrier or __syncwarp()
+  bool guarded = false;                    // a branch since then: the next step may run in some lanes only
+  for (std::size_t i = from; i < code.size(); ++i) {
+    const Instruction &ins = code[i];
+    const std::string &op = ins.opcode;
+    if (starts(op, "bar.") || starts(op, "barrier.")) {
+      loads.clear();
+      guarded = false;
+    } else if (starts(op, "bra") || op == "ret" || op == "exit" || starts(op, "call")) {
+      guarded = true;
+    } else if (shared_access(ins, "ld.") && ins.operands.size() > 1) {
+      loads.push_back(&ins);
+    } else if (shared_access(ins, "st.") && !ins.operands.empty()) {
+      // A guard covers one step (`if (tid < 16) s[tid] += s[tid + 16];`), not the steps after it.
+      if (std::exchange(guarded, false) || !ins.guard.empty()) continue;
+      // Lane t stores at base + t * size; a load at base + t * size + d reads what lane t + d / size
+      // stores, which another lane of the warp does when 0 < |d| < 32 * size.
+      const SharedAddress to = shared_address(ins.operands[0]);
+      const long size = access_bytes(op);
+      for (const Instruction *ld : loads) {
+        const SharedAddress from_load = shared_address(ld->operands[1]);
+        if (!to.ok || !from_load.ok || to.base != from_load.base) continue;  // different bases: cannot tell
+        const long d = from_load.offset - to.offset;
+        if (d != 0 && d < 32 * size && -d < 32 * size)
+          return "`" + ld->text + "` then `" + ins.text + "` in the same warp step, with no __syncwarp() between";
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace detail
+
 /// @brief The warp-step check for every kernel of the PTX file at @p path: {kernel, the two
 /// instructions} for each kernel where, after its last block barrier, a warp step writes shared
 /// memory that another lane of the step still reads (detail::unsynced_warp_step).
@@ -595,7 +604,7 @@ inline std::vector<std::pair<std::string, std::string>> warp_step_hazards_in_fil
     if (!f.entry) continue;
     const ptx_code::Kernel k = ptx_code::kernel(path, {f.name});
     if (!k.found) continue;
-    const std::string hazard = detail::unsynced_warp_step(k, "^(bar|barrier)\\.(sync|red)");
+    const std::string hazard = detail::unsynced_warp_step(k);
     if (!hazard.empty()) out.emplace_back(k.name, hazard);
   }
   return out;
