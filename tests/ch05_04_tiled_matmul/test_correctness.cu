@@ -1,10 +1,15 @@
 // ch05_04 correctness: matrixMulTiled<16> and <32> for square and rectangular sizes that are not
-// multiples of the tile, against a double-precision CPU reference (tolerance: matmul_check.cu).
+// multiples of the tile, and the stretch matrixMulRegisterBlocked on the same shapes and on shapes
+// that cross its 128 x 128 tiles, against a double-precision CPU reference (tolerance:
+// matmul_check.cu).
 #include "matmul.cuh"
 #include "matmul_check.cuh"
 #include "poison_shared.cuh"
 
 #include "cudalab/testing.cuh"
+
+#include <iterator>
+#include <vector>
 
 namespace {
 
@@ -78,5 +83,33 @@ TEST_P(TiledCorrectness, NeverUsesSharedMemoryNoThreadWrote) {
 
 INSTANTIATE_TEST_SUITE_P(Tiled, TiledCorrectness, ::testing::Values(16, 32),
                          [](const auto &info) { return "tile" + std::to_string(info.param); });
+
+// The register-blocked kernel (the stretch) on every shape above and on shapes that cross its
+// 128 x 128 tiles and 8-wide K slices: N a multiple of 4 (the float4 stores) and not, K not a
+// multiple of 8 (a partial slice), one row or column past a tile. The shared memory of every SM is
+// filled with NaN before each launch, as for the tiled kernel: a slice slot outside a or b that is
+// not set to 0.0f shows. SanitizeAll runs this test too: racecheck sees a missing barrier.
+class RegisterBlocked : public cudalab::GpuTest {};
+
+TEST_F(RegisterBlocked, RightForRaggedAndRectangularSizes) {
+  CUDALAB_ASSERT_OK(cudaFuncSetAttribute(reinterpret_cast<const void *>(matrixMulRegisterBlocked),
+                                         cudaFuncAttributePreferredSharedMemoryCarveout,
+                                         cudaSharedmemCarveoutMaxShared));
+  std::vector<Shape> shapes(std::begin(kSquare), std::end(kSquare));
+  shapes.insert(shapes.end(), std::begin(kRectangular), std::end(kRectangular));
+  shapes.insert(shapes.end(), std::begin(kPartialPhase), std::end(kPartialPhase));
+  for (const Shape s : {Shape{129, 132, 20}, Shape{128, 128, 8}, Shape{257, 131, 9}, Shape{300, 260, 13}})
+    shapes.push_back(s);
+  for (const Shape &s : shapes) {
+    const std::string error = matmul_error(
+        "matrixMulRegisterBlocked (shared memory filled with NaN before the launch)",
+        [&](const float *a, const float *b, float *ab, int M, int N, int K) {
+          const cudaError_t err = cudalab_poison::fill_shared_memory(0x7FC00000u);  // a quiet NaN
+          return err != cudaSuccess ? err : launch_register_blocked(a, b, ab, M, N, K);
+        },
+        s.M, s.N, s.K, "launch_register_blocked", seed() + s.M * 7 + s.N * 3 + s.K);
+    if (!error.empty()) GTEST_FAIL() << error;
+  }
+}
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "baseline.cuh"
 #include "blocks_check.cuh"
 #include "blocks_that_talk.cuh"
+#include "fault_injection.cuh"
 
 namespace {
 
@@ -140,5 +141,30 @@ TEST_F(CooperativeGrid, CooperativeLaunchAcceptsExactlyThatGrid) {
       << cudaGetErrorString(err) << "): max_cooperative_blocks is below the real limit";
   cudaDeviceSynchronize();
 }
+
+}  // namespace
+
+// FaultInjection.<function>_<case>: the generic error-reporting tests (tests/support/fault_injection.cuh)
+// for the functions tests/ch05_06_blocks_that_talk/grading.json declares in "reports_errors".
+namespace {
+
+const bool kFaultInjection = cudalab::testing::register_fault_injection({
+    {"launch_reduce_single_pass",
+     [](const cudalab::testing::Run &run) {
+       const int n = 1 << 16, block = 256;
+       cudalab::DeviceBuffer<int> in;
+       cudalab::DeviceBuffer<long long> partial, out;
+       cudalab::DeviceBuffer<unsigned int> counter;
+       cudaError_t err = in.upload(cudalab::random_ints(n, -100, 100, 3));
+       if (err == cudaSuccess) err = partial.allocate(kMaxSinglePassBlocks);
+       if (err == cudaSuccess) err = out.allocate(1);
+       if (err == cudaSuccess) err = counter.allocate(1);
+       if (err == cudaSuccess) err = cudaMemset(counter.get(), 0, sizeof(unsigned int));
+       if (err != cudaSuccess) return err;
+       return run([&] {
+         return launch_reduce_single_pass(in.get(), partial.get(), counter.get(), out.get(), n, block);
+       });
+     }},
+});
 
 }  // namespace

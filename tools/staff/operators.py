@@ -10,8 +10,10 @@ them like the hand-written ones and keeps what it learns in a per-lab ledger
     tools/staff/operators.py [LAB ...]            list the operators' mutants of each lab (no build)
     tools/staff/operators.py --catalogue          the operator catalogue (docs/mutation.md shows it)
     tools/staff/operators.py --score [LAB ...]    the mutation score of each lab, from its ledger
-    tools/staff/operators.py --check [LAB ...]    every ledger entry is well formed and every
-                                                  "equivalent" survivor has a reason; exits 1 if not
+    tools/staff/operators.py --check [LAB ...]    every ledger entry is well formed, every
+                                                  "equivalent" survivor has a reason, and every
+                                                  launcher the student writes is declared in
+                                                  "reports_errors"; exits 1 if not
     tools/staff/operators.py --same-code [LAB ...] record the kernel mutants that nvcc compiles to the
                                                   reference's own PTX (no GPU; they need no grading)
 
@@ -812,6 +814,34 @@ def check_ledger(lab: str, root: Path = ROOT) -> list[str]:
     return problems
 
 
+_LAUNCH = re.compile(r"<<<|\bcudaLaunch(?:Kernel|KernelEx|CooperativeKernel)\s*\(")
+
+
+def check_launchers(lab: str, root: Path = ROOT) -> list[str]:
+    """Problems of the lab's error-reporting declarations ([] if none): every host function the student
+    writes that returns a cudaError_t and launches a kernel in its solution lines must be declared in
+    tests/<lab>/grading.json "reports_errors", so that the harness's fault injection tries it (a launcher
+    that returns cudaSuccess without asking the runtime is a class of mistake, not one mutant)."""
+    grading = root / "tests" / lab / "grading.json"
+    try:
+        declared = {e.get("function") for e in json.loads(grading.read_text()).get("reports_errors", [])
+                    if isinstance(e, dict)}
+    except (OSError, ValueError):
+        declared = set()  # configuring the lab reports an unreadable grading.json
+    problems = []
+    for src in lab_sources(lab, root):
+        for func in src.functions:
+            if func.kind != "host" or not re.search(r"\bcudaError_t\b", func.returns):
+                continue
+            body = src.masked[func.body[0]:func.body[1]]
+            launches = [func.body[0] + m.start() for m in _LAUNCH.finditer(body)]
+            if any(src.in_solution(at) for at in launches) and func.name not in declared:
+                problems.append(f"tests/{lab}/grading.json: {func.name} (solutions/{lab}/{src.name}) "
+                                f"launches a kernel and returns a cudaError_t the student writes: declare it in "
+                                f"\"reports_errors\" and give it a row in the lab's fault-injection table")
+    return problems
+
+
 # ---------------------------------------------------------------------------------------------
 # Command line
 
@@ -849,10 +879,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     labs = args.labs or labinfo.lab_names()
     if args.check:
-        problems = [p for lab in labs for p in check_ledger(lab)]
+        problems = [p for lab in labs for p in check_ledger(lab) + check_launchers(lab)]
         for p in problems:
             print(f"operators: {p}")
-        print(f"operators: {len(labs)} ledgers checked, {len(problems)} problems")
+        print(f"operators: {len(labs)} ledgers and their labs' launchers checked, {len(problems)} problems")
         return 1 if problems else 0
     if args.same_code:
         import shutil

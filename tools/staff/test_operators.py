@@ -236,6 +236,16 @@ class OperatorTest(unittest.TestCase):
         path.write_text(path.read_text().replace("data[tid + s];", "data[tid + s] ;"))
         self.assertEqual(operators.score(lab, self.root)["ungraded"], len(self.mutants))
 
+    def test_a_launcher_the_student_writes_must_promise_to_report_errors(self):
+        problems = operators.check_launchers("ch01_lab", self.root)
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("launch (solutions/ch01_lab/lab.cu) launches a kernel", problems[0])
+        self.assertIn('"reports_errors"', problems[0])
+        (self.root / "tests/ch01_lab/grading.json").write_text(
+            '{"lab": "ch01_lab", "total_points": 1, "points": [], '
+            '"reports_errors": [{"function": "launch", "reports": ["launch"]}]}')
+        self.assertEqual(operators.check_launchers("ch01_lab", self.root), [])
+
     def test_ledger_malformed(self):
         path = operators.ledger_path("ch01_lab", self.root)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -264,7 +274,7 @@ class RepositoryTest(unittest.TestCase):
 
     def test_ledgers_are_well_formed(self):
         import labinfo
-        problems = [p for lab in labinfo.lab_names() for p in operators.check_ledger(lab)]
+        problems = [p for lab in labinfo.lab_names() for p in operators.check_ledger(lab) + operators.check_launchers(lab)]
         self.assertEqual(problems, [])
 
     def test_catalogue_is_documented(self):
