@@ -596,11 +596,24 @@ function(_cudalab_backstop budget out)
   endif()
 endfunction()
 
+# _cudalab_thresholds_objects(<lab> <out-var>): the lab's generated thresholds table
+# (<lab>_thresholds.cpp), compiled once for all of the lab's programs: <out-var> is its object file,
+# to list among a program's sources (cudalab::testing refers to the table, so it goes into each
+# program itself, not into a library the linker may skip).
+function(_cudalab_thresholds_objects lab out)
+  if(NOT TARGET ${lab}_thresholds)
+    add_library(${lab}_thresholds OBJECT ${CMAKE_CURRENT_BINARY_DIR}/${lab}_thresholds.cpp)
+    cudalab_cuda_target(${lab}_thresholds)
+    target_link_libraries(${lab}_thresholds PRIVATE cudalab::testing)
+  endif()
+  set(${out} $<TARGET_OBJECTS:${lab}_thresholds> PARENT_SCOPE)
+endfunction()
+
 # _cudalab_test_executable(<lab> <kind> <where> <budget> <heavy-budget> <source>...)
 function(_cudalab_test_executable lab kind where budget heavy)
   set(exe ${lab}_${kind}_${where})
-  # The generated thresholds table goes into each test binary itself (cudalab::testing refers to it).
-  add_executable(${exe} ${ARGN} ${CMAKE_CURRENT_BINARY_DIR}/${lab}_thresholds.cpp)
+  _cudalab_thresholds_objects(${lab} thresholds)
+  add_executable(${exe} ${ARGN} ${thresholds})
   cudalab_cuda_target(${exe})
   target_link_libraries(${exe} PRIVATE ${lab}_tests_support cudalab::testing)
   get_property(separable GLOBAL PROPERTY CUDALAB_CURRENT_SEPARABLE)
@@ -1005,7 +1018,8 @@ endfunction()
 # cudalab_add_lab(<lab> ... GPU_TESTS ...).
 function(cudalab_add_ncu_target lab source)
   set(target ${lab}_profile_target)
-  add_executable(${target} ${source} ${CMAKE_CURRENT_BINARY_DIR}/${lab}_thresholds.cpp)
+  _cudalab_thresholds_objects(${lab} thresholds)
+  add_executable(${target} ${source} ${thresholds})
   cudalab_cuda_target(${target})
   target_link_libraries(${target} PRIVATE ${lab}_tests_support)
   find_program(CUDALAB_NCU ncu HINTS ${CUDAToolkit_BIN_DIR} /usr/local/cuda/bin)

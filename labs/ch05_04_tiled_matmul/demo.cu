@@ -48,7 +48,7 @@ Verdict verify(const std::vector<float> &a, const std::vector<float> &b, const f
   if (poisoned > 0) v = {false, "WRONG (elements never written)", 0.0};
   std::mt19937_64 gen(7);
   std::uniform_int_distribution<int> pick(0, n - 1);
-  const double tolerance_u = 2.0 * n;  // 2 K u, as the tests (see tests/ch05_04_tiled_matmul/matmul_check.cu)
+  const double tolerance_u = 2.0 * n;  // 2 K u, as the tests (see tests/ch05_04_tiled_matmul/matmul_check.cpp)
   for (int s = 0; s < 2000; ++s) {
     const int i = pick(gen), j = pick(gen);
     double c = 0, abs_sum = 0;

@@ -18,7 +18,7 @@ std::string shuffle8_error(unsigned int n, unsigned int block, std::uint64_t see
 /// at 0 and is followed by a poisoned guard.
 std::string modern_error(unsigned int n, unsigned int offset, unsigned int grid, std::uint64_t seed);
 
-/// Elements of the reduceModern launch that ModernAtomics.* profiles (profile_target.cu).
+/// Elements of the reduceModern launch that ModernAtomics.* profiles (profile_target.cpp).
 constexpr unsigned int kModernProfileN = (1u << 22) + 3;
 
 /// @brief modern_grid() for device 0 with kModernBlock threads per block.

@@ -14,7 +14,7 @@
 /// Elements after the n outputs that are poisoned and must stay so ("nothing written past n").
 constexpr int kGuard = 64;
 
-/// Elements of the Nsight Compute profile (profile_target.cu, test_profile.cu).
+/// Elements of the Nsight Compute profile (profile_target.cu, test_profile.cpp).
 constexpr int kProfileN = 1 << 24;
 /// Block of the profile.
 constexpr unsigned int kProfileBlock = 256;

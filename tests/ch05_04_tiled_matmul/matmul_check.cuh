@@ -19,7 +19,7 @@ using MatmulLaunch = std::function<cudaError_t(const float *, const float *, flo
 constexpr double kFloatU = 1.0 / 16777216.0;
 
 /// @brief The largest error a correct float kernel may make in an element of ab, as a fraction of
-/// that element's sum_k |a_ik| |b_kj|: 2 K u (see the proof in matmul_check.cu).
+/// that element's sum_k |a_ik| |b_kj|: 2 K u (see the proof in matmul_check.cpp).
 double matmul_tolerance(int K);
 
 /// @brief Runs @p launch once on fresh random a (M x K) and b (K x N) in [-1, 1) from @p seed, with

@@ -13,7 +13,7 @@ ch05_07_scan). It writes, and refuses to write over anything that exists:
     solutions/LAB/TOPIC.cu          the reference, its student parts between solution markers
     tests/LAB/CMakeLists.txt        cudalab_add_lab(): sources, demo, host and GPU tests
     tests/LAB/grading.json          points (total_points is the sum of the tests' points)
-    tests/LAB/test_host.cu          a host test (no GPU): fixed and fresh random sizes
+    tests/LAB/test_host.cpp         a host test (no GPU): fixed and fresh random sizes
     tests/LAB/test_correctness.cu   a GPU test: ragged sizes, poisoned output, a guard, a CPU reference
     tests/mutants/LAB/.../mutant.json   a first wrong submission the tests must catch
 
@@ -131,7 +131,7 @@ def _cmake(lab: str, topic: str) -> str:
     return f"""cudalab_add_lab({lab}
   SOURCES {topic}.cu
   DEMO demo.cu
-  HOST_TESTS test_host.cu
+  HOST_TESTS test_host.cpp
   GPU_TESTS test_correctness.cu)
 """
 
@@ -331,7 +331,7 @@ def plan(lab: str, title: str, source: str) -> dict[Path, str]:
         Path("solutions", lab, f"{topic}.cu"): _solution(lab, short, topic),
         Path("tests", lab, "CMakeLists.txt"): _cmake(lab, topic),
         Path("tests", lab, "grading.json"): _grading(lab),
-        Path("tests", lab, "test_host.cu"): _test_host(short, topic),
+        Path("tests", lab, "test_host.cpp"): _test_host(short, topic),
         Path("tests", lab, "test_correctness.cu"): _test_gpu(short, topic),
         Path("tests", "mutants", lab, "blocks_for_rounds_down", "mutant.json"): _mutant(short, topic),
     }

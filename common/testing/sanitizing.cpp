@@ -1,4 +1,4 @@
-/// @file sanitizing.cu
+/// @file sanitizing.cpp
 /// @brief Whether this test process runs under compute-sanitizer (SanitizeAll), and the input sizes
 /// it then leaves out. In a file of its own so that a program that needs only these (a sanitizer
 /// driver) links none of the rest of the test library.

@@ -1,7 +1,7 @@
 // ch05_04 correctness: matrixMulTiled<16> and <32> for square and rectangular sizes that are not
 // multiples of the tile, and the stretch matrixMulRegisterBlocked on the same shapes and on shapes
 // that cross its 128 x 128 tiles, against a double-precision CPU reference (tolerance:
-// matmul_check.cu).
+// matmul_check.cpp).
 #include "matmul.cuh"
 #include "matmul_check.cuh"
 #include "poison_shared.cuh"

@@ -1,5 +1,5 @@
 // ch03_14 profile: Nsight Compute counts the global atomic instructions reduceModern executes
-// (profile_target.cu: one launch on 2^22 + 3 ints, the one-wave grid). The header asks for exactly
+// (profile_target.cpp: one launch on 2^22 + 3 ints, the one-wave grid). The header asks for exactly
 // one atomicAdd per block, after the block's warps have been reduced; the sum is the same with one
 // atomic per warp or per thread, and at 1056 blocks the extra atomics hide behind the loads, so
 // only the count shows it. A warp instruction counts once however many lanes run it: one atomic
