@@ -9,6 +9,10 @@
 ///    multiple of the block).
 #pragma once
 
+#include <cuda_runtime.h>
+
+#include <cmath>
+
 /// @brief Even/odd *threads*: c[i] = 100 for even i, 200 for odd i. Divergent in every warp --
 /// but the arms are one move each, so the compiler predicates them (no branch at all).
 __global__ void mathKernel1(float *c, int n);

@@ -10,6 +10,8 @@
 ///    read or write past element n - 1 or past g_odata[gridDim.x - 1].
 #pragma once
 
+#include <cuda_runtime.h>
+
 /// @brief Neighbored pairs, the book's divergent version: in round `stride` (1, 2, 4, ...) the
 /// threads with tid % (2 * stride) == 0 add idata[tid + stride] into idata[tid].
 __global__ void reduceNeighbored(int *g_idata, int *g_odata, unsigned int n);

@@ -11,6 +11,8 @@
 ///    read or write past element n - 1 or past g_odata[gridDim.x - 1].
 #pragma once
 
+#include <cuda_runtime.h>
+
 /// @brief Each block first adds its second data block onto its first
 /// (idata[tid] += idata[tid + blockDim.x]), then reduces blockDim.x elements with interleaved pairs
 /// in place in global memory. Grid: reduce_grid(n, block, 2).

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-/// Elements and block of the Nsight Compute profile (profile_target.cu, test_profile.cpp).
+/// Elements and block of the Nsight Compute profile (profile_target.cu, test_profile.cu).
 constexpr int kProfileN = 1 << 24;
 /// Block of the profile.
 constexpr unsigned int kProfileBlock = kAdjacentBlock;

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-/// Input of the Nsight Compute profile (profile_target.cpp, test_profile.cpp): 2048 x 2048 floats,
+/// Input of the Nsight Compute profile (profile_target.cu, test_profile.cu): 2048 x 2048 floats,
 /// whole tiles only, so the model's counts are exact.
 constexpr int kProfileRows = 2048;
 /// Columns of the profile's input.
