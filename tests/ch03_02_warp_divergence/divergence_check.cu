@@ -1,5 +1,7 @@
 #include "divergence_check.cuh"
 
+#include "cudalab/testing.cuh"
+
 #include "cudalab/data.hpp"
 
 #include <cmath>

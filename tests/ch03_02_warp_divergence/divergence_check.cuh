@@ -3,7 +3,7 @@
 /// kernel on a poisoned, guarded buffer and name the first wrong element.
 #pragma once
 
-#include "cudalab/testing.cuh"
+#include "cudalab/test_support.cuh"
 
 #include <cstdint>
 #include <string>

@@ -2,6 +2,7 @@
 // multiples of the block, with a poisoned output followed by a guard region.
 #include "divergence.cuh"
 #include "divergence_check.cuh"
+#include "cudalab/testing.cuh"
 
 #include <tuple>
 

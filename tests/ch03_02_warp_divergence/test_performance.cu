@@ -2,6 +2,7 @@
 // (heavyKernel1's code, compiled into the tests), side by side on the same input.
 #include "divergence.cuh"
 #include "divergence_check.cuh"
+#include "cudalab/testing.cuh"
 
 namespace {
 

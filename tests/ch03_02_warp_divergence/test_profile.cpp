@@ -5,6 +5,7 @@
 #include "divergence_check.cuh"
 
 #include "cudalab/ncu.hpp"
+#include "cudalab/testing.cuh"
 
 namespace {
 

@@ -3,7 +3,7 @@
 /// fresh random data and say what is wrong with its result.
 #pragma once
 
-#include "cudalab/testing.cuh"
+#include "cudalab/test_support.cuh"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,6 +2,7 @@
 // plausible latency; both copies are right for any n and any grid.
 #include "latency.cuh"
 #include "latency_check.cuh"
+#include "cudalab/testing.cuh"
 
 #include <cstdio>
 #include <random>

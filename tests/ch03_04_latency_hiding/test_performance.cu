@@ -4,6 +4,7 @@
 // in flight, which by Little's law should move the same bandwidth on any GPU.
 #include "latency.cuh"
 #include "latency_check.cuh"
+#include "cudalab/testing.cuh"
 
 #include <cstdio>
 #include <cstring>

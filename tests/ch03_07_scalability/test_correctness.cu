@@ -1,6 +1,7 @@
 // ch03_07 correctness: sumMatrixOnGPU2D for any matrix and block, the grid-stride kernel for any grid.
 #include "matrix_check.cuh"
 #include "sum_matrix.cuh"
+#include "cudalab/testing.cuh"
 
 #include <algorithm>
 

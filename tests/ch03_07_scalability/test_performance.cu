@@ -3,6 +3,7 @@
 // (cudalab/baselines.cuh) that moves the same bytes; the fraction of copy bandwidth is printed.
 #include "matrix_check.cuh"
 #include "sum_matrix.cuh"
+#include "cudalab/testing.cuh"
 
 #include <cstdio>
 

@@ -1,6 +1,7 @@
 // ch03_08 correctness: sumMatrixCoalesced for any matrix size and block shape.
 #include "matrix_check.cuh"
 #include "memory_operations.cuh"
+#include "cudalab/testing.cuh"
 
 namespace {
 

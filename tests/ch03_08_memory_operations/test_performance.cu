@@ -4,6 +4,7 @@
 #include "baseline.cuh"
 #include "matrix_check.cuh"
 #include "memory_operations.cuh"
+#include "cudalab/testing.cuh"
 
 namespace {
 

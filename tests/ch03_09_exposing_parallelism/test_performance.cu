@@ -4,6 +4,7 @@
 // fraction of copy bandwidth is printed) -- each measured side by side in one process.
 #include "matrix_check.cuh"
 #include "shapes.cuh"
+#include "cudalab/testing.cuh"
 
 #include <cstdio>
 

@@ -1,6 +1,7 @@
 // ch03_10 correctness: every kernel, every block size, sizes that are not multiples of the block.
 #include "baseline.cuh"
 #include "reduction.cuh"
+#include "cudalab/testing.cuh"
 
 #include <tuple>
 

@@ -3,6 +3,7 @@
 #include "reduction.cuh"
 
 #include "cudalab/reference.hpp"
+#include "cudalab/testing.cuh"
 
 namespace {
 

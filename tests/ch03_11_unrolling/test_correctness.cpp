@@ -2,6 +2,7 @@
 // (factor x block) -- where the book's `idx + 7 * blockDim.x < n` drops the tail.
 #include "baseline.cuh"
 #include "unrolling.cuh"
+#include "cudalab/testing.cuh"
 
 #include <tuple>
 

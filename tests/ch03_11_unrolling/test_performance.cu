@@ -5,6 +5,7 @@
 #include "unrolling.cuh"
 
 #include "cudalab/reference.hpp"
+#include "cudalab/testing.cuh"
 
 namespace {
 

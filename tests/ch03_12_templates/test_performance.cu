@@ -2,6 +2,7 @@
 // reduceCompleteUnrollWarps8, a test-side copy), side by side, after a correctness check.
 #include "baseline.cuh"
 #include "templates.cuh"
+#include "cudalab/testing.cuh"
 
 namespace {
 

@@ -1,6 +1,7 @@
 // ch03_13 correctness: the two CDP2-correct recursive reductions, for any n.
 #include "nested.cuh"
 #include "reduce_check.cuh"
+#include "cudalab/testing.cuh"
 
 #include <tuple>
 

@@ -3,7 +3,7 @@
 /// and compare with the CPU.
 #pragma once
 
-#include "cudalab/testing.cuh"
+#include "cudalab/test_support.cuh"
 
 #include <cstdint>
 #include <string>

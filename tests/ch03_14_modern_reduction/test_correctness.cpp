@@ -2,6 +2,7 @@
 // of the input and any grid size.
 #include "modern_check.cuh"
 #include "modern_reduction.cuh"
+#include "cudalab/testing.cuh"
 
 namespace {
 

@@ -2,6 +2,7 @@
 // bandwidth, both measured side by side in this process.
 #include "modern_check.cuh"
 #include "modern_reduction.cuh"
+#include "cudalab/testing.cuh"
 
 #include <cub/device/device_reduce.cuh>
 

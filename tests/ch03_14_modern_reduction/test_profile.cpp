@@ -9,6 +9,7 @@
 #include "modern_reduction.cuh"
 
 #include "cudalab/ncu.hpp"
+#include "cudalab/testing.cuh"
 
 #include <cstdio>
 

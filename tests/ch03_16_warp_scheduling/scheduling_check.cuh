@@ -6,7 +6,7 @@
 
 #include "warp_scheduling.cuh"
 
-#include "cudalab/testing.cuh"
+#include "cudalab/test_support.cuh"
 
 #include <cstdint>
 #include <map>

@@ -2,6 +2,7 @@
 // n, steps, grid and block size (grid-stride), and write nothing past out[n - 1].
 #include "scheduling_check.cuh"
 #include "warp_scheduling.cuh"
+#include "cudalab/testing.cuh"
 
 #include <random>
 

@@ -6,6 +6,7 @@
 #include "baseline.cuh"
 #include "scheduling_check.cuh"
 #include "warp_scheduling.cuh"
+#include "cudalab/testing.cuh"
 
 #include <cstdio>
 

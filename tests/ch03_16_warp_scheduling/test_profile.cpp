@@ -21,6 +21,7 @@
 #include "warp_scheduling.cuh"
 
 #include "cudalab/ncu.hpp"
+#include "cudalab/testing.cuh"
 
 #include <cmath>
 #include <cstdio>

@@ -3,7 +3,7 @@
 /// buffers, compared with the CPU; and a large input for the timed tests, checked on the device.
 #pragma once
 
-#include "cudalab/testing.cuh"
+#include "cudalab/test_support.cuh"
 
 #include <cstdint>
 #include <string>

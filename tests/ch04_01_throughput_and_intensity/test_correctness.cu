@@ -2,6 +2,7 @@
 // any n, k and block, and registerArrayKernel: right, and without local memory.
 #include "intensity.cuh"
 #include "intensity_check.cuh"
+#include "cudalab/testing.cuh"
 
 #include <algorithm>
 #include <cmath>

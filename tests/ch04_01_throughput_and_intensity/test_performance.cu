@@ -2,6 +2,7 @@
 // (graded), and the roofline's shape measured side by side (0 points: any correct kernel shows it).
 #include "intensity.cuh"
 #include "intensity_check.cuh"
+#include "cudalab/testing.cuh"
 
 namespace {
 

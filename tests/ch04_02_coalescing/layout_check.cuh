@@ -5,7 +5,7 @@
 
 #include "coalescing.cuh"
 
-#include "cudalab/testing.cuh"
+#include "cudalab/test_support.cuh"
 
 #include <cstdint>
 #include <string>

@@ -1,6 +1,7 @@
 // ch04_02 correctness: readWriteOffset for many sizes and offsets, testInnerArray for many sizes,
 // each for several block sizes, with poisoned outputs and guard elements after every array.
 #include "layout_check.cuh"
+#include "cudalab/testing.cuh"
 
 #include <algorithm>
 #include <vector>

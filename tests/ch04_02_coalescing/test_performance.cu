@@ -2,6 +2,7 @@
 // kernel doing the same update, and against a plain kernel that moves the same bytes with the same
 // loads and stores per thread, side by side.
 #include "layout_check.cuh"
+#include "cudalab/testing.cuh"
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 #include "adjacent_difference.cuh"
 
-#include "cudalab/testing.cuh"
+#include "cudalab/test_support.cuh"
 
 #include <cstdint>
 #include <functional>

@@ -2,6 +2,7 @@
 // are not multiples of the block, for power-of-two and other blocks.
 #include "adjacent_check.cuh"
 #include "adjacent_difference.cuh"
+#include "cudalab/testing.cuh"
 
 #include <set>
 

@@ -2,6 +2,7 @@
 // and against a lane-by-lane simulation for random sizes and blocks. No GPU needed.
 #include "adjacent_check.cuh"
 #include "adjacent_difference.cuh"
+#include "cudalab/testing.cuh"
 
 #include <random>
 #include <sstream>

@@ -5,6 +5,7 @@
 #include "adjacent_difference.cuh"
 
 #include "cudalab/baselines.cuh"
+#include "cudalab/testing.cuh"
 
 namespace {
 

@@ -8,6 +8,7 @@
 #include "adjacent_check.cuh"
 
 #include "cudalab/ncu.hpp"
+#include "cudalab/testing.cuh"
 
 #include <cstdio>
 

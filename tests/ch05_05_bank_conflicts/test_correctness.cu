@@ -3,6 +3,7 @@
 // guard region after it.
 #include "bank_conflicts.cuh"
 #include "transpose_check.cuh"
+#include "cudalab/testing.cuh"
 
 #include <random>
 #include <utility>

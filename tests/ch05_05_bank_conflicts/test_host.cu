@@ -2,6 +2,7 @@
 // (each derived in its comment) and against a brute-force model on fresh random inputs. No GPU.
 #include "bank_conflicts.cuh"
 #include "transpose_check.cuh"
+#include "cudalab/testing.cuh"
 
 #include <random>
 #include <sstream>

@@ -8,6 +8,7 @@
 //    a ragged 8191 x 8197 float matrix (256 MiB read, 256 MiB written per run).
 #include "bank_conflicts.cuh"
 #include "transpose_check.cuh"
+#include "cudalab/testing.cuh"
 
 #include <algorithm>
 #include <cmath>

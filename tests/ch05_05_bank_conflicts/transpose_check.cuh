@@ -7,7 +7,7 @@
 
 #include "bank_conflicts.cuh"
 
-#include "cudalab/testing.cuh"
+#include "cudalab/test_support.cuh"
 
 #include <cstdint>
 #include <functional>

@@ -3,7 +3,7 @@
 /// and guard regions, and compare with the CPU sum.
 #pragma once
 
-#include "cudalab/testing.cuh"
+#include "cudalab/test_support.cuh"
 
 #include <cstdint>
 #include <string>

@@ -8,6 +8,7 @@
 #include "baseline.cuh"
 #include "blocks_check.cuh"
 #include "blocks_that_talk.cuh"
+#include "cudalab/testing.cuh"
 
 namespace {
 

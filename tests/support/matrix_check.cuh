@@ -4,7 +4,7 @@
 /// check, and the copy of the same number of bytes that the bandwidth ratios are measured against.
 #pragma once
 
-#include "cudalab/testing.cuh"
+#include "cudalab/test_support.cuh"
 
 #include <cstdint>
 #include <functional>

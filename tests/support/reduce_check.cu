@@ -1,5 +1,7 @@
 #include "reduce_check.cuh"
 
+#include "cudalab/testing.cuh"
+
 #include "cudalab/reference.hpp"
 
 #include <sstream>

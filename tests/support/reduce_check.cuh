@@ -3,7 +3,7 @@
 /// contract on a guarded buffer and check every partial sum against the CPU.
 #pragma once
 
-#include "cudalab/testing.cuh"
+#include "cudalab/test_support.cuh"
 
 #include <cstdint>
 #include <functional>
