@@ -2,7 +2,6 @@
 // block-uniform early exit and a guarded store before the barrier, and flags an early return of
 // some threads and a barrier inside `if (threadIdx.x < 32)`; the technique facts can fail.
 #include "technique.hpp"
-#include "cudalab/testing.cuh"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,6 @@
 // wins for exactly its device, grading.json's value is the fallback, $CUDALAB_THRESHOLD_<KEY> wins
 // over both. Runs without a GPU (ctest: common.thresholds_selftest).
 #include "cudalab/thresholds.hpp"
-#include "cudalab/testing.cuh"
 
 #include <gtest/gtest.h>
 
