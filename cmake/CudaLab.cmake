@@ -615,6 +615,10 @@ function(_cudalab_test_executable lab kind where budget heavy)
   _cudalab_thresholds_objects(${lab} thresholds)
   add_executable(${exe} ${ARGN} ${thresholds})
   cudalab_cuda_target(${exe})
+  # The host-only test files (.cpp: GoogleTest bodies, set-up, small loops) build about 30 % faster
+  # at -O1 than at -O3. The lab's code, the checkers and CPU references in <lab>_tests_support
+  # (where the heavy host work is), and all device code keep the build type's flags.
+  target_compile_options(${exe} PRIVATE $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CONFIG:Release>>:-O1>)
   target_link_libraries(${exe} PRIVATE ${lab}_tests_support cudalab::testing)
   get_property(separable GLOBAL PROPERTY CUDALAB_CURRENT_SEPARABLE)
   if(separable)
