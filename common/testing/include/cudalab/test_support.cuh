@@ -1,7 +1,7 @@
 /// @file test_support.cuh
 /// @brief What the labs' test helpers need without GoogleTest: device buffers, random data, error
 /// descriptions, timing, the performance report and measurement records, and the limits a test
-/// sizes its data by. Result checkers (tests/<lab>/*_check.cu*, tests/support) include this, not
+/// sizes its data by. Result checkers (the labs' `*_check.cuh`, tests/support) include this, not
 /// cudalab/testing.cuh, so nvcc does not parse GoogleTest for every file with a kernel in it; the
 /// GoogleTest fixtures and assertions are in cudalab/testing.cuh, which includes this.
 #pragma once
