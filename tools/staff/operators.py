@@ -826,8 +826,8 @@ def check_launchers(lab: str, root: Path = ROOT) -> list[str]:
     try:
         declared = {e.get("function") for e in json.loads(grading.read_text()).get("reports_errors", [])
                     if isinstance(e, dict)}
-    except (OSError, ValueError):
-        declared = set()  # configuring the lab reports an unreadable grading.json
+    except (OSError, ValueError, AttributeError) as e:
+        return [f"tests/{lab}/grading.json: cannot read its \"reports_errors\" ({e})"]
     problems = []
     for src in lab_sources(lab, root):
         for func in src.functions:

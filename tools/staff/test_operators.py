@@ -245,6 +245,10 @@ class OperatorTest(unittest.TestCase):
             '{"lab": "ch01_lab", "total_points": 1, "points": [], '
             '"reports_errors": [{"function": "launch", "reports": ["launch"]}]}')
         self.assertEqual(operators.check_launchers("ch01_lab", self.root), [])
+        (self.root / "tests/ch01_lab/grading.json").write_text('{"lab": ')
+        problems = operators.check_launchers("ch01_lab", self.root)
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("cannot read", problems[0])
 
     def test_ledger_malformed(self):
         path = operators.ledger_path("ch01_lab", self.root)
