@@ -65,6 +65,50 @@ if(CUDALAB_USE_SOLUTIONS AND NOT EXISTS ${CUDALAB_SOLUTIONS_DIR})
                   "exist (student release): building the skeletons in labs/")
 endif()
 
+# The student's host code (launchers, validators, models) runs under the cheap checks of the
+# undefined-behaviour sanitizer, as compute-sanitizer watches the kernels: an index past a fixed
+# array, a signed overflow, a shift past the width, a division by zero, a function that ends
+# without its return. Such code may still give the right values on one compiler; here the test
+# that reaches it stops with the file, the line and what was wrong ("runtime error: ...").
+# Only the lab's own sources are instrumented (the tests and the CUDA runtime are not); GCC and
+# Clang host compilers with their sanitizer runtime (libubsan) only, else a note and no checks.
+set(CUDALAB_HOST_UB_CHECKS "bounds,signed-integer-overflow,shift,integer-divide-by-zero,return,vla-bound,unreachable")
+option(CUDALAB_HOST_UBSAN "Check the labs' host code for undefined behaviour (GCC/Clang: -fsanitize=${CUDALAB_HOST_UB_CHECKS})" ON)
+get_property(_cudalab_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+list(FIND _cudalab_languages CXX _cudalab_cxx)  # not enabled where this file is read as a script (tools/test_cmake.py)
+if(CUDALAB_HOST_UBSAN AND _cudalab_cxx GREATER -1 AND NOT DEFINED CACHE{CUDALAB_HOST_UBSAN_WORKS})
+  include(CheckCXXSourceCompiles)
+  set(CMAKE_REQUIRED_FLAGS "-fsanitize=${CUDALAB_HOST_UB_CHECKS} -fno-sanitize-recover=${CUDALAB_HOST_UB_CHECKS}")
+  set(CMAKE_REQUIRED_LINK_OPTIONS "-fsanitize=${CUDALAB_HOST_UB_CHECKS}")
+  set(CMAKE_REQUIRED_QUIET ON)
+  check_cxx_source_compiles("int f(int a, int s) { int w[4] = {a, a, a, a}; return w[s & 3] << s; }\nint main(int c, char **) { return f(c, 1) > 100; }"
+                            CUDALAB_HOST_UBSAN_WORKS)
+  unset(CMAKE_REQUIRED_FLAGS)
+  unset(CMAKE_REQUIRED_LINK_OPTIONS)
+  unset(CMAKE_REQUIRED_QUIET)
+  if(NOT CUDALAB_HOST_UBSAN_WORKS)
+    message(STATUS "cuda-labs: the host compiler cannot build with -fsanitize=${CUDALAB_HOST_UB_CHECKS} "
+                   "(no libubsan?): the labs' host code is not checked for undefined behaviour")
+  endif()
+endif()
+
+# cudalab_host_ub_checks(<lab target>): the checks above for the lab's sources and, through the
+# library, the link of every program that uses it.
+function(cudalab_host_ub_checks target)
+  if(NOT CUDALAB_HOST_UBSAN OR NOT CUDALAB_HOST_UBSAN_WORKS)
+    return()
+  endif()
+  # One flag per check: nvcc splits an -Xcompiler value at its commas.
+  string(REPLACE "," ";" checks "${CUDALAB_HOST_UB_CHECKS}")
+  foreach(c IN LISTS checks)
+    target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcompiler -fsanitize=${c}>"
+      "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcompiler -fno-sanitize-recover=${c}>"
+      "$<$<COMPILE_LANGUAGE:CXX>:-fsanitize=${c};-fno-sanitize-recover=${c}>")
+    target_link_options(${target} INTERFACE "$<$<LINK_LANGUAGE:CUDA>:SHELL:-Xcompiler -fsanitize=${c}>"
+      "$<$<LINK_LANGUAGE:CXX>:-fsanitize=${c}>")
+  endforeach()
+endfunction()
+
 # Common settings for every target that holds CUDA code.
 function(cudalab_cuda_target target)
   set_target_properties(${target} PROPERTIES
@@ -750,6 +794,7 @@ function(cudalab_add_lab lab)
   # The student's code: one library per lab, its header directory public.
   add_library(${lab} STATIC ${sources})
   cudalab_cuda_target(${lab})
+  cudalab_host_ub_checks(${lab})
   if(CMAKE_NM)  # no redefinitions of the runtime's or the tests' functions (cmake/CheckLabSymbols.cmake)
     add_custom_command(TARGET ${lab} POST_BUILD VERBATIM
       COMMAND ${CMAKE_COMMAND} -DARCHIVE=$<TARGET_FILE:${lab}> -DNM=${CMAKE_NM}

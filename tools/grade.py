@@ -152,6 +152,9 @@ def load_grading(grading_path: str, lab: str | None = None) -> dict:
     return data
 GTEST_SKIP = re.compile(r"^\S+:\d+: Skipped\n(.*)$", re.M)
 GTEST_FAILURE = re.compile(r"^\S+:\d+: Failure\n(.*)$", re.M)
+# The undefined-behaviour sanitizer's report on the lab's host code (cmake/CudaLab.cmake,
+# CUDALAB_HOST_UBSAN): "<file>:<line>:<column>: runtime error: <what>", then the process exits.
+UB_REPORT = re.compile(r"^(\S+?):(\d+):\d+: runtime error: (.*)$", re.M)
 NOT_APPLICABLE = "not applicable on this GPU:"  # printed by CUDALAB_SKIP_NOT_APPLICABLE() (testing.cuh)
 
 
@@ -288,6 +291,10 @@ def reason_for(status: str, ctest_message: str, output: str, timeout: str = "", 
     for key, text in crash.items():
         if ctest_message.startswith(key):
             return text
+    m = UB_REPORT.search(output)
+    if m:
+        return f"undefined behaviour in host code at {Path(m.group(1)).name}:{m.group(2)}: {m.group(3).strip()} " \
+               "(the test stopped there; the values may look right on another compiler)"
     if recorded:
         return recorded
     lines = [m.group(2).strip() for m in REASON.finditer(output)]

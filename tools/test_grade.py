@@ -543,5 +543,18 @@ class RecordTest(unittest.TestCase):
         self.assertIn("[ CUDALAB  ] reason: not run: an earlier test", proc.stderr)
 
 
+class ReasonTest(unittest.TestCase):
+    def test_undefined_behaviour_in_host_code_is_named_with_its_line(self):
+        # what the undefined-behaviour sanitizer prints before it ends the test's process
+        out = ("[ RUN      ] ConflictDegree.Strides\n/home/s/cuda-labs/labs/ch05_05_bank_conflicts/bank_conflicts.cu"
+               ":115:47: runtime error: index 32 out of bounds for type 'long long int [32]'\n")
+        why = grade.reason_for("failed", "Failed", out)
+        self.assertTrue(why.startswith("undefined behaviour in host code at bank_conflicts.cu:115: index 32 out of "
+                                       "bounds for type 'long long int [32]'"), why)
+        # a crash keeps ctest's word; output without such a report keeps the old fallback
+        self.assertEqual(grade.reason_for("failed", "SEGFAULT", out), "crashed (segmentation fault)")
+        self.assertIn("see the test's output", grade.reason_for("failed", "Failed", "nothing to see\n"))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -130,6 +130,12 @@ TEST_F(PickBlockShape, IsAValidShapeOfWholeWarpsAndSectorsForEveryMatrix) {
       sizes.push_back({nx, k * 65535});
       sizes.push_back({nx, k * 65535 + 1});
     }
+  // The tallest matrices any block can still launch: k x 65535 rows need blocks of k rows, and a
+  // block of 1024 threads covers at most 1024 rows (128 rows of 8 floats for rows 8 wide). A pick
+  // that asks for one row more per block than it needs (a ceiling division off by one) passes
+  // the thread limit here.
+  for (int k : {128, 256, 512, 1024}) sizes.push_back({1, k * 65535});
+  sizes.push_back({8, 128 * 65535});
   for (int nx : {8, 20, 1000, 100000}) sizes.push_back({nx, 5000000});
   // Up to 2,000,000 rows: a block of 32 x 32 still keeps gridDim.y <= 65535.
   for (int i = 0; i < 200; ++i) sizes.push_back({1 + int(gen() % 100000), 1 + int(gen() % 2000000)});
