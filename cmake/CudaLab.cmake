@@ -104,8 +104,9 @@ function(cudalab_host_ub_checks target)
     target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcompiler -fsanitize=${c}>"
       "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcompiler -fno-sanitize-recover=${c}>"
       "$<$<COMPILE_LANGUAGE:CXX>:-fsanitize=${c};-fno-sanitize-recover=${c}>")
-    target_link_options(${target} INTERFACE "$<$<LINK_LANGUAGE:CUDA>:SHELL:-Xcompiler -fsanitize=${c}>"
-      "$<$<LINK_LANGUAGE:CXX>:-fsanitize=${c}>")
+    # The host link only: a separable lab's device link (nvcc -dlink) needs no sanitizer runtime.
+    target_link_options(${target} INTERFACE "$<HOST_LINK:$<$<LINK_LANGUAGE:CUDA>:SHELL:-Xcompiler -fsanitize=${c}>>"
+      "$<HOST_LINK:$<$<LINK_LANGUAGE:CXX>:-fsanitize=${c}>>")
   endforeach()
 endfunction()
 
