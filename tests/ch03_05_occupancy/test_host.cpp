@@ -204,14 +204,7 @@ TEST_P(MatchesCudaOcc, BestBlockSizeForRaggedKernelLimits) {
   const cudaOccDeviceProp props = occ_props(a);
   const cudaOccDeviceState state;
   std::mt19937_64 rng(seed());
-  for (int i = 0; i < 400; ++i) {
-    KernelUsage k;
-    k.regs_per_thread = static_cast<int>(rng() % 256);
-    k.static_smem = rng() % 2 == 0 ? 0 : rng() % 12000;
-    k.smem_opt_in = rng() % 3 == 0;
-    k.dynamic_smem = rng() % 3 == 0 ? 0 : rng() % (k.smem_opt_in ? a.smem_optin : 49152);
-    const int limits[] = {0, 100, 200, 256, 500, 640, 1000, 32 + static_cast<int>(rng() % 1000)};
-    k.max_threads_per_block = limits[rng() % 8];
+  auto check = [&](const KernelUsage &k) {
     const int cap = k.max_threads_per_block > 0 ? std::min(1024, k.max_threads_per_block) : 1024;
     int want = 0, want_warps = 0;
     for (int t = 32; t <= cap; t += 32) {
@@ -232,7 +225,36 @@ TEST_P(MatchesCudaOcc, BestBlockSizeForRaggedKernelLimits) {
                          << " threads): expected " << want << " (" << want_warps
                          << " warps per SM; ties go to the larger block, 0 if no block size can run), got " << got
                          << " (seed=" << seed() << ")";
+  };
+  for (int i = 0; i < 400 && !HasFatalFailure(); ++i) {
+    KernelUsage k;
+    k.regs_per_thread = static_cast<int>(rng() % 256);
+    k.static_smem = rng() % 2 == 0 ? 0 : rng() % 12000;
+    k.smem_opt_in = rng() % 3 == 0;
+    k.dynamic_smem = rng() % 3 == 0 ? 0 : rng() % (k.smem_opt_in ? a.smem_optin : 49152);
+    const int limits[] = {0, 100, 200, 256, 500, 640, 1000, 32 + static_cast<int>(rng() % 1000)};
+    k.max_threads_per_block = limits[rng() % 8];
+    check(k);
   }
+  // Shared memory at each blocks-per-SM edge and one byte either side, few registers: here the
+  // block count, and so the best block size, depends on every byte of a block's shared memory
+  // (the system's reservation too), whatever the seed.
+  for (int blocks = 1; blocks <= 8 && !HasFatalFailure(); ++blocks)
+    for (std::size_t st : {std::size_t(0), std::size_t(1000)})
+      for (int extra : {-1, 0, 1}) {
+        const long long edge = static_cast<long long>(a.smem_per_sm / blocks / 128 * 128) -
+                               static_cast<long long>(a.reserved) - static_cast<long long>(st) + extra;
+        if (edge < 0 || static_cast<std::size_t>(edge) + st > a.smem_optin) continue;
+        for (int limit : {0, 256, 1000}) {
+          KernelUsage k;
+          k.regs_per_thread = 16;
+          k.static_smem = st;
+          k.dynamic_smem = static_cast<std::size_t>(edge);
+          k.smem_opt_in = static_cast<std::size_t>(edge) + st > 49152;
+          k.max_threads_per_block = limit;
+          check(k);
+        }
+      }
 }
 
 INSTANTIATE_TEST_SUITE_P(OccupancyVsToolkit, MatchesCudaOcc, ::testing::ValuesIn(kArchs),
