@@ -92,21 +92,26 @@ if(CUDALAB_HOST_UBSAN AND _cudalab_cxx GREATER -1 AND NOT DEFINED CACHE{CUDALAB_
   endif()
 endif()
 
-# cudalab_host_ub_checks(<lab target>): the checks above for the lab's sources and, through the
-# library, the link of every program that uses it.
+# cudalab_host_ub_checks(<target>): the checks above for the target's sources, and their runtime
+# on its link (a library: on the link of every program that uses it).
 function(cudalab_host_ub_checks target)
   if(NOT CUDALAB_HOST_UBSAN OR NOT CUDALAB_HOST_UBSAN_WORKS)
     return()
   endif()
   # One flag per check: nvcc splits an -Xcompiler value at its commas.
   string(REPLACE "," ";" checks "${CUDALAB_HOST_UB_CHECKS}")
+  get_target_property(type ${target} TYPE)
+  set(scope INTERFACE)  # a library: every program that links it gets the runtime
+  if(type STREQUAL "EXECUTABLE")
+    set(scope PRIVATE)
+  endif()
   foreach(c IN LISTS checks)
     target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcompiler -fsanitize=${c}>"
       "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcompiler -fno-sanitize-recover=${c}>"
       "$<$<COMPILE_LANGUAGE:CXX>:-fsanitize=${c};-fno-sanitize-recover=${c}>")
-    # The host link only: a separable lab's device link (nvcc -dlink) needs no sanitizer runtime.
-    target_link_options(${target} INTERFACE "$<HOST_LINK:$<$<LINK_LANGUAGE:CUDA>:SHELL:-Xcompiler -fsanitize=${c}>>"
-      "$<HOST_LINK:$<$<LINK_LANGUAGE:CXX>:-fsanitize=${c}>>")
+    # The host link only (the host compiler links CUDA programs too); a separable lab's device
+    # link (nvcc -dlink) needs no sanitizer runtime.
+    target_link_options(${target} ${scope} "$<HOST_LINK:-fsanitize=${c}>")
   endforeach()
 endfunction()
 
