@@ -1087,7 +1087,10 @@ def run_task(out: Path, index: int) -> int:
 
 # ---------------------------------------------------------------------------------------------
 
-def summary_line(result: ClassResult, seconds: float | None, graded_now: int, out: Path) -> str:
+def summary_line(result: ClassResult, seconds: float | None, graded_now: int, out: Path,
+                 now: set[str] | None = None) -> str:
+    """The closing line; @p now: the students graded in this run, whose mean build, GPU wait and
+    test seconds (grade.json's "seconds") say where the time went."""
     totals = [sum(v["points"] for v in r["labs"].values()) for r in result.records.values()]
     tops = [sum(v["max"] for v in r["labs"].values()) for r in result.records.values()]
     graded = sum(r["status"] == "graded" for r in result.records.values())
@@ -1101,6 +1104,12 @@ def summary_line(result: ClassResult, seconds: float | None, graded_now: int, ou
         line += f"; mean {statistics.fmean(totals):.1f} of {max(tops):g} points"
     if seconds is not None and graded_now:
         line += f"; {graded_now} graded now in {duration(seconds)} ({seconds / graded_now:.1f} s each)"
+    spent = [r.get("seconds") or {} for student, r in result.records.items()
+             if student in (now or set()) and r.get("status") == "graded"]
+    if spent:
+        mean = {k: statistics.fmean(float(x.get(k, 0)) for x in spent) for k in ("build", "wait", "tests")}
+        line += (f" (mean per submission: build {mean['build']:.1f} s, waiting for the GPU {mean['wait']:.1f} s, "
+                 f"tests {mean['tests']:.1f} s)")
     return line + f"; {out / 'class-report.html'}"
 
 
@@ -1231,7 +1240,8 @@ def main(argv: list[str] | None = None) -> int:
         if STOP.is_set():
             raise KeyboardInterrupt
         result = gather(out, problems)
-        log(summary_line(result, time.monotonic() - start, len(todo) - len(problems), out))
+        log(summary_line(result, time.monotonic() - start, len(todo) - len(problems), out,
+                         {e.student for e in todo}))
         return 1 if result.missing or result.conflicts else 0
     except UsageError as e:
         print(f"grade_class: {e}", file=sys.stderr)

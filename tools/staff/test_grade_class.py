@@ -395,6 +395,20 @@ if __name__ == "__main__":
     unittest.main()
 
 
+class SummaryLineTest(unittest.TestCase):
+    def test_says_where_the_time_of_this_runs_grades_went(self):
+        def record(build, wait, tests):
+            return {"status": "graded", "labs": {LAB1: {"points": 5, "max": 10}},
+                    "seconds": {"build": build, "wait": wait, "tests": tests}}
+        result = gc.ClassResult(labs=[LAB1], students=3,
+                                records={"a": record(10, 4, 20), "b": record(20, 6, 30), "old": record(99, 99, 99)})
+        line = gc.summary_line(result, 60.0, 2, Path("/out"), {"a", "b"})
+        self.assertIn("2 graded now in 1 min 00 s (30.0 s each)", line)
+        # the means of this run's grades only: an earlier run's record is left out
+        self.assertIn("(mean per submission: build 15.0 s, waiting for the GPU 5.0 s, tests 25.0 s)", line)
+        self.assertNotIn("mean per submission", gc.summary_line(result, None, 0, Path("/out")))
+
+
 class ClassVsSingleResume(unittest.TestCase):
     """class_vs_single.py --budget: stops starting submissions, and a second run goes on without
     grading the class or a finished submission again (the graders are stand-ins here)."""
