@@ -334,13 +334,15 @@ def merge_junit(parts: list[Path], out: Path) -> None:
 
 def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_jobs: int,
               build_jobs: int, stop_early: bool, times: dict | None = None, host_first: bool = False,
-              host_only: bool = False) -> tuple[dict | None, str, bool]:
+              host_only: bool = False, host_seeds: tuple[int, ...] = ()) -> tuple[dict | None, str, bool]:
     """Builds the overlaid lab and runs its tests: correctness tests (up to gpu_jobs at once, the
     GPU shared with other labs' correctness runs), then performance tests with the GPU to
     themselves. With stop_early, a "lose" mutant that already lost correctness points skips the
     performance tests. Returns the summary (None if grading failed), the score table, and whether
     the performance tests ran. With host_first the lab's host tests run first, and a wrong mutant
-    they already cost points goes no further (host_only: nothing else runs). Correctness tests labelled "serial" (RUN_SERIAL: they size their data
+    they already cost points goes no further (host_only: nothing else runs; with host_seeds the host
+    tests run again with each of these CUDALAB_SEED values, and the first run in which the mutant
+    keeps its host points is the one returned: a kill must not depend on the random inputs). Correctness tests labelled "serial" (RUN_SERIAL: they size their data
     from the free GPU memory) also have the GPU to themselves. `times` receives the seconds spent
     building, waiting for the GPU and running tests."""
     times = times if times is not None else {}
@@ -406,6 +408,15 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
         # without a GPU they are all there is to grade).
         ctest("correctness", 2, ["-L", "^host$"], part="host")
         summary, table = grade()
+        if host_only and expect == "lose" and lost_on_host(summary):
+            for seed in host_seeds:
+                parts.clear()
+                env["CUDALAB_SEED"] = str(seed)
+                ctest("correctness", 2, ["-L", "^host$"], part=f"host-seed-{seed}")
+                again, again_table = grade()
+                if not lost_on_host(again):
+                    return again, f"with CUDALAB_SEED={seed} the host tests do not kill it:\n{again_table}", False
+            env.pop("CUDALAB_SEED", None)
         if host_only or (stop_early and expect == "lose" and lost_on_host(summary)):
             return summary, table, False
     with holding(gpu.shared()):
@@ -462,7 +473,8 @@ def run_slot(lab: str, items: list[Item], work: Path, gpu: GpuLock, args, report
         summary, table, perf_ran = grade_lab(work, build, lab, spec["expect"], gpu, args.gpu_jobs,
                                              args.build_jobs, args.stop_early, times,
                                              host_first=getattr(args, "host_first", False),
-                                             host_only=getattr(args, "host_only", False))
+                                             host_only=getattr(args, "host_only", False),
+                                             host_seeds=tuple(getattr(args, "host_seeds", ())))
         (work / f"{item.name.replace(':', '-')}.txt").write_text(f"{spec['why']}\n\n{table}")
         try:
             s = summary["labs"][lab]
@@ -656,8 +668,12 @@ def main_operators(args) -> int:
         if chosen:  # one lab, so that one tree is built (a machine without a GPU is often small)
             lab = rng.choice(sorted({lab for lab, _ in chosen}))
             pool = [c for c in chosen if c[0] == lab]
+            # Each is graded with the tests' own random seed and then with two more: a kill that
+            # depends on the random inputs is a test that some wrong submissions pass by luck.
+            args.host_seeds = (rng.randrange(1, 1 << 31), rng.randrange(1, 1 << 31))
             print(f"mutants: --sample {args.sample} of the {len(pool)} host-killed operator mutants of {lab} "
-                  f"(the ledger's word checked again), seed {seed}")
+                  f"(the ledger's word checked again, also with CUDALAB_SEED={args.host_seeds[0]} and "
+                  f"{args.host_seeds[1]}), seed {seed}")
             chosen = sorted(rng.sample(pool, min(args.sample, len(pool))), key=lambda c: (c[0], c[1].id))
     if not chosen:
         print("mutants: every operator mutant of these labs is in its ledger (--regrade grades them again)")
@@ -678,7 +694,9 @@ def main_operators(args) -> int:
                 results[f"{lab}/{m.id}"] = result or "ungraded"
                 if args.sample:
                     if result != "killed":
-                        disagree.append(f"{lab}/{m.id}: the ledger says host tests kill it; now {result or 'not killed'}")
+                        disagree.append(f"{lab}/{m.id}: the ledger says host tests kill it; now {result or 'not killed'}"
+                                        f" (with the tests' seed or CUDALAB_SEED={' or '.join(map(str, args.host_seeds))}"
+                                        f"; {args.out / 'operators'}/.../{m.id.replace(':', '-')}.txt says which)")
                     return
                 if result is None:
                     return

@@ -6,6 +6,7 @@ import io
 import json
 import tempfile
 import unittest
+import unittest.mock
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -223,3 +224,38 @@ class MergeJunitTest(unittest.TestCase):
             root = ET.parse(out).getroot()
             self.assertEqual([c.get("name") for c in root.iter("testcase")], ["t0", "t1"])
             self.assertEqual(root.get("time"), "7.5")
+
+
+@unittest.skipIf(mutants is None, "tools/staff/mutants.py is not part of this tree")
+class HostSeedsTest(unittest.TestCase):
+    """grade_lab(host_only, host_seeds): a kill that some random inputs miss is reported."""
+
+    def grade(self, killed_by_seed: dict) -> tuple[dict, str, list]:
+        runs = []
+
+        def run(cmd, log, env=None, **kwargs):
+            runs.append((env or {}).get("CUDALAB_SEED", "own"))
+            return 0
+
+        def grade_step(build, junit, log):
+            lost = killed_by_seed[runs[-1]]
+            test = {"lab": "lab", "where": "host", "status": "failed" if lost else "passed", "max_points": 1}
+            Path(build, "grade", "summary.json").write_text(json.dumps({"tests": [test]}))
+            return f"table of run {runs[-1]}"
+
+        with tempfile.TemporaryDirectory() as tmp, \
+                unittest.mock.patch.object(mutants.grade_submission, "run", run), \
+                unittest.mock.patch.object(mutants.grade_submission, "grade_step", grade_step):
+            summary, table, _ = mutants.grade_lab(Path(tmp), Path(tmp), "lab", "lose", mutants.GpuLock(), 1, 1,
+                                                  False, host_first=True, host_only=True, host_seeds=(7, 8))
+        return summary, table, runs
+
+    def test_a_kill_on_every_seed_is_a_kill(self):
+        summary, table, runs = self.grade({"own": True, "7": True, "8": True})
+        self.assertEqual(summary["tests"][0]["status"], "failed")
+        self.assertEqual(runs[1:], ["own", "7", "8"])  # runs[0]: the build
+
+    def test_a_seed_that_misses_the_kill_is_the_result(self):
+        summary, table, runs = self.grade({"own": True, "7": False, "8": True})
+        self.assertEqual(summary["tests"][0]["status"], "passed")
+        self.assertIn("with CUDALAB_SEED=7 the host tests do not kill it", table)
