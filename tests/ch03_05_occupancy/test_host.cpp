@@ -35,6 +35,20 @@ SmLimits limits_of(const Arch &a) {
   return s;
 }
 
+/// @brief Calls @p f(static_smem, dynamic_smem) for shared memory at each blocks-per-SM edge of
+/// @p a (1 to @p max_blocks blocks) and one byte either side, with 0 or 1000 B of it static: where
+/// every byte of a block's shared memory, the system's reservation too, decides the block count.
+template <typename F>
+void for_each_smem_edge(const Arch &a, int max_blocks, F f) {
+  for (int blocks = 1; blocks <= max_blocks; ++blocks)
+    for (std::size_t st : {std::size_t(0), std::size_t(1000)})
+      for (int extra : {-1, 0, 1}) {
+        const long long edge = static_cast<long long>(a.smem_per_sm / blocks / 128 * 128) -
+                               static_cast<long long>(a.reserved) - static_cast<long long>(st) + extra;
+        if (edge >= 0) f(st, static_cast<std::size_t>(edge));
+      }
+}
+
 cudaOccDeviceProp occ_props(const Arch &a) {
   cudaOccDeviceProp p;
   p.computeMajor = a.major;
@@ -173,17 +187,9 @@ TEST_P(MatchesCudaOcc, RaggedShapesAndEveryLimitEdge) {
     if (k.smem_opt_in && k.dynamic_smem <= 49152) k.dynamic_smem += 49152;  // opted in: above the default
     check(k);
   }
-  for (int blocks = 1; blocks <= a.max_blocks_per_sm; ++blocks)
-    for (std::size_t st : {std::size_t(0), std::size_t(1000)})
-      for (int extra : {-1, 0, 1}) {
-        const long long edge = static_cast<long long>(a.smem_per_sm / blocks / 128 * 128) -
-                               static_cast<long long>(a.reserved) - static_cast<long long>(st) + extra;
-        if (edge < 0) continue;
-        for (int threads : {32, 64, 96}) {
-          const bool opt_in = static_cast<std::size_t>(edge) + st > 49152;
-          check({threads, 32, st, static_cast<std::size_t>(edge), opt_in, 0});
-        }
-      }
+  for_each_smem_edge(a, a.max_blocks_per_sm, [&](std::size_t st, std::size_t dynamic) {
+    for (int threads : {32, 64, 96}) check({threads, 32, st, dynamic, dynamic + st > 49152, 0});
+  });
   // Exactly at the per-block limits and one byte over: 48 KB without opt-in, the opt-in limit with it.
   for (std::size_t st : {std::size_t(0), std::size_t(2048), std::size_t(3000)})
     for (bool opt_in : {false, true})
@@ -236,25 +242,21 @@ TEST_P(MatchesCudaOcc, BestBlockSizeForRaggedKernelLimits) {
     k.max_threads_per_block = limits[rng() % 8];
     check(k);
   }
-  // Shared memory at each blocks-per-SM edge and one byte either side, few registers: here the
-  // block count, and so the best block size, depends on every byte of a block's shared memory
-  // (the system's reservation too), whatever the seed.
-  for (int blocks = 1; blocks <= 8 && !HasFatalFailure(); ++blocks)
-    for (std::size_t st : {std::size_t(0), std::size_t(1000)})
-      for (int extra : {-1, 0, 1}) {
-        const long long edge = static_cast<long long>(a.smem_per_sm / blocks / 128 * 128) -
-                               static_cast<long long>(a.reserved) - static_cast<long long>(st) + extra;
-        if (edge < 0 || static_cast<std::size_t>(edge) + st > a.smem_optin) continue;
-        for (int limit : {0, 256, 1000}) {
-          KernelUsage k;
-          k.regs_per_thread = 16;
-          k.static_smem = st;
-          k.dynamic_smem = static_cast<std::size_t>(edge);
-          k.smem_opt_in = static_cast<std::size_t>(edge) + st > 49152;
-          k.max_threads_per_block = limit;
-          check(k);
-        }
-      }
+  // Few registers and shared memory at the edges of 1 to 8 blocks per SM: the block count, and so
+  // the best block size, depends on every byte of it, whatever the seed.
+  for_each_smem_edge(a, 8, [&](std::size_t st, std::size_t dynamic) {
+    if (dynamic + st > a.smem_optin) return;
+    for (int limit : {0, 256, 1000}) {
+      if (HasFatalFailure()) return;
+      KernelUsage k;
+      k.regs_per_thread = 16;
+      k.static_smem = st;
+      k.dynamic_smem = dynamic;
+      k.smem_opt_in = dynamic + st > 49152;
+      k.max_threads_per_block = limit;
+      check(k);
+    }
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(OccupancyVsToolkit, MatchesCudaOcc, ::testing::ValuesIn(kArchs),

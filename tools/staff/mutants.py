@@ -416,7 +416,6 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
                 again, again_table = grade()
                 if not lost_on_host(again):
                     return again, f"with CUDALAB_SEED={seed} the host tests do not kill it:\n{again_table}", False
-            env.pop("CUDALAB_SEED", None)
         if host_only or (stop_early and expect == "lose" and lost_on_host(summary)):
             return summary, table, False
     with holding(gpu.shared()):
