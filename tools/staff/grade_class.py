@@ -19,7 +19,10 @@ for all the labs asked for; each submission is overlaid on a worker's tree and o
 rebuilt (a compiler cache, ccache, makes a source compiled once for the whole class; --ccache-dir);
 host tests run beside everything, the GPU correctness tests of up to --gpu-share submissions share
 the GPU (--gpu-jobs tests each), and the tests that time kernels or size their data from the free
-GPU memory (RUN_SERIAL, label "serial": every performance test) always have the GPU alone.
+GPU memory (RUN_SERIAL, label "serial": every performance test) always have the GPU alone: those
+of up to --serial-batch submissions one after another, so that the GPU empties for them once per
+batch. The closing line says where the time went (build, waiting for the GPU, tests; the GPU idle,
+shared, alone).
 
 Output in DIR:
   students/<id>/   results.json and report.txt as grade_submission.py writes them, summary.json
@@ -319,6 +322,7 @@ class Options:
     build_jobs: int = 2
     gpu_jobs: int = 4
     gpu_share: int = 2
+    serial_batch: int = 1         # submissions whose timed tests wait for each other (GpuLock's batch)
     ccache_dir: str = ""          # "" : none
     build_timeout: float = 1800
     test_timeout: float = 3 * 3600
@@ -403,7 +407,7 @@ class Grader:
 
     def __init__(self, opts: Options) -> None:
         self.opts = opts
-        self.gpu = GpuLock(opts.gpu_share)
+        self.gpu = GpuLock(opts.gpu_share, batch=opts.serial_batch)
         self.workers: list[Worker] = []
         self.free: list[Worker] = []
         self.lock = threading.Lock()
@@ -473,7 +477,7 @@ class Grader:
         build_log, ctest_log = dest / "build.log", dest / "ctest.log"
         build_log.write_text("")
         ctest_log.write_text("")
-        seconds = {"build": w.build_labs(selected, build_log, notes), "wait": 0.0, "tests": 0.0}
+        seconds = {"build": w.build_labs(selected, build_log, notes), "wait": 0.0, "wait_alone": 0.0, "tests": 0.0}
         grade_dir = w.build / "grade"
         grade_dir.mkdir(parents=True, exist_ok=True)
         env = dict(w.env, CUDALAB_GRADING="1")
@@ -487,7 +491,7 @@ class Grader:
             if lock is not None:
                 lock.__enter__()
             got = time.monotonic()
-            seconds["wait"] += got - asked
+            seconds["wait_alone" if part == "serial" else "wait"] += got - asked
             try:
                 rc = run_logged(["ctest", "--test-dir", str(w.build), "-j", str(jobs), "--output-junit", str(junit),
                                  "-L", labs_re, *select], ctest_log, self.opts.test_timeout, env)
@@ -585,8 +589,10 @@ def read_class(out: Path) -> dict:
     return data
 
 
-def grade_entries(todo: list[Entry], opts: Options, total: int, already: int) -> list[dict]:
-    """Grades @p todo with opts.workers workers, printing progress; returns the problems."""
+def grade_entries(todo: list[Entry], opts: Options, total: int, already: int,
+                  gpu_seconds: dict | None = None) -> list[dict]:
+    """Grades @p todo with opts.workers workers, printing progress; returns the problems. Fills
+    @p gpu_seconds with the seconds the GPU was idle, shared by correctness tests, and alone."""
     grader = Grader(opts)
     problems: list[dict] = []
     printing = threading.Lock()
@@ -624,6 +630,8 @@ def grade_entries(todo: list[Entry], opts: Options, total: int, already: int) ->
 
     with ThreadPoolExecutor(max_workers=max(1, opts.workers)) as pool:
         list(pool.map(one, todo))
+    if gpu_seconds is not None:
+        gpu_seconds.update(grader.gpu.seconds())
     return problems
 
 
@@ -1088,9 +1096,10 @@ def run_task(out: Path, index: int) -> int:
 # ---------------------------------------------------------------------------------------------
 
 def summary_line(result: ClassResult, seconds: float | None, graded_now: int, out: Path,
-                 now: set[str] | None = None) -> str:
+                 now: set[str] | None = None, gpu: dict | None = None) -> str:
     """The closing line; @p now: the students graded in this run, whose mean build, GPU wait and
-    test seconds (grade.json's "seconds") say where the time went."""
+    test seconds (grade.json's "seconds") say where the time went; @p gpu: the seconds the GPU was
+    idle, shared and alone (GpuLock.seconds())."""
     totals = [sum(v["points"] for v in r["labs"].values()) for r in result.records.values()]
     tops = [sum(v["max"] for v in r["labs"].values()) for r in result.records.values()]
     graded = sum(r["status"] == "graded" for r in result.records.values())
@@ -1107,9 +1116,14 @@ def summary_line(result: ClassResult, seconds: float | None, graded_now: int, ou
     spent = [r.get("seconds") or {} for student, r in result.records.items()
              if student in (now or set()) and r.get("status") == "graded"]
     if spent:
-        mean = {k: statistics.fmean(float(x.get(k, 0)) for x in spent) for k in ("build", "wait", "tests")}
-        line += (f" (mean per submission: build {mean['build']:.1f} s, waiting for the GPU {mean['wait']:.1f} s, "
-                 f"tests {mean['tests']:.1f} s)")
+        mean = {k: statistics.fmean(float(x.get(k, 0)) for x in spent)
+                for k in ("build", "wait", "wait_alone", "tests")}
+        line += (f" (mean per submission: build {mean['build']:.1f} s, waiting for the GPU {mean['wait']:.1f} s "
+                 f"shared and {mean['wait_alone']:.1f} s alone, tests {mean['tests']:.1f} s)")
+    if gpu and sum(gpu.values()) > 0:
+        whole = sum(gpu.values())
+        line += (f"; the GPU was idle {gpu['idle']:.0f} s, shared by correctness tests {gpu['shared']:.0f} s, "
+                 f"held by timed tests {gpu['alone']:.0f} s ({100 * gpu['idle'] / whole:.0f} % idle)")
     return line + f"; {out / 'class-report.html'}"
 
 
@@ -1152,6 +1166,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gpu-share", type=int, default=2,
                         help="submissions whose GPU correctness tests share the GPU at once (default 2); timed "
                              "tests always run alone")
+    parser.add_argument("--serial-batch", type=int, default=0, metavar="N",
+                        help="the timed tests of up to N submissions run one after another once N wait or the GPU "
+                             "has nothing else to do, so the GPU empties once per N submissions (default: a third of "
+                             "-j; 1: each as soon as the correctness tests running finish)")
     parser.add_argument("--ccache-dir", help="the compiler cache (default OUT/ccache; 'none': no cache)")
     parser.add_argument("--build-timeout", type=float, default=1800, help="seconds per build (default 1800)")
     parser.add_argument("--regrade", nargs="+", default=[], metavar="ID",
@@ -1220,6 +1238,7 @@ def main(argv: list[str] | None = None) -> int:
         write_class(out, entries, conflicts, labs, stale)
         opts = Options(labs=labs, out=out, workers=max(1, args.workers), gpu_jobs=max(1, args.gpu_jobs),
                        gpu_share=max(1, args.gpu_share), build_timeout=args.build_timeout,
+                       serial_batch=args.serial_batch if args.serial_batch > 0 else max(1, args.workers // 3),
                        ccache_dir=default_ccache(out, args.ccache_dir))
         opts.build_jobs = args.build_jobs or max(1, cores() // opts.workers)
         twins = sum(len(c["submissions"]) for c in conflicts)
@@ -1233,15 +1252,16 @@ def main(argv: list[str] | None = None) -> int:
                              sbatch_options=args.sbatch_option, submit=not args.no_submit, wait=args.wait)
             return submit_slurm(out, todo, opts, s)
         start = time.monotonic()
+        gpu_seconds: dict = {}
         try:
-            problems = grade_entries(todo, opts, len(entries), len(entries) - len(todo))
+            problems = grade_entries(todo, opts, len(entries), len(entries) - len(todo), gpu_seconds)
         finally:
             shutil.rmtree(out / "work", ignore_errors=True)  # the worker trees (the compiler cache stays)
         if STOP.is_set():
             raise KeyboardInterrupt
         result = gather(out, problems)
         log(summary_line(result, time.monotonic() - start, len(todo) - len(problems), out,
-                         {e.student for e in todo}))
+                         {e.student for e in todo}, gpu_seconds))
         return 1 if result.missing or result.conflicts else 0
     except UsageError as e:
         print(f"grade_class: {e}", file=sys.stderr)

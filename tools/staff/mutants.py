@@ -264,40 +264,84 @@ def check(labs: list[str], compile_too: bool = False, jobs: int = 1, root: Path 
 
 
 class GpuLock:
-    """Correctness runs share the GPU; performance runs have it alone (a readers-writer lock)."""
+    """Correctness runs share the GPU; performance runs have it alone (a readers-writer lock).
 
-    def __init__(self, max_shared: int = 0) -> None:
+    With batch=0 a run that needs the GPU alone goes first: no new correctness run starts while one
+    waits. With batch=N the runs that need it alone wait for each other: they go together once N of
+    them wait, or once the GPU has nothing else to do (no correctness run running or waiting), and
+    then every one waiting goes, one after another, before correctness runs start again. The GPU then
+    empties (every correctness run finishing before a timed one starts) once per batch, not once per
+    timed run. It also counts where the time went: seconds idle, shared, alone (seconds())."""
+
+    def __init__(self, max_shared: int = 0, batch: int = 0) -> None:
         self._cv = threading.Condition()
         self._max_shared = max_shared  # labs whose correctness tests run at once (0: no limit)
+        self._batch = batch
         self._shared = 0
         self._exclusive = False
-        self._waiting = 0  # exclusive requests waiting: they go first
+        self._waiting = 0  # exclusive requests waiting
+        self._readers_waiting = 0
+        self._turn = False  # batch mode: the exclusive requests' turn (readers wait)
+        self._clock = time.monotonic()
+        self._spent = {"idle": 0.0, "shared": 0.0, "alone": 0.0}
+
+    def _tick(self) -> None:
+        """Adds the time since the last change of state to the state it was in (under _cv)."""
+        t = time.monotonic()
+        state = "alone" if self._exclusive else "shared" if self._shared else "idle"
+        self._spent[state] += t - self._clock
+        self._clock = t
+
+    def _update_turn(self) -> None:
+        if not self._batch:
+            self._turn = self._waiting > 0
+        elif not self._waiting:
+            self._turn = False
+        elif self._waiting >= self._batch or (not self._readers_waiting and not self._shared):
+            self._turn = True
+
+    def seconds(self) -> dict:
+        """Seconds so far with the GPU idle, shared by correctness runs, and held alone."""
+        with self._cv:
+            self._tick()
+            return dict(self._spent)
 
     @contextmanager
     def shared(self):
         with self._cv:
-            self._cv.wait_for(lambda: not self._exclusive and not self._waiting and
+            self._readers_waiting += 1
+            self._update_turn()
+            self._cv.wait_for(lambda: not self._exclusive and not self._turn and
                               (self._max_shared <= 0 or self._shared < self._max_shared))
+            self._readers_waiting -= 1
+            self._tick()
             self._shared += 1
         try:
             yield
         finally:
             with self._cv:
+                self._tick()
                 self._shared -= 1
+                self._update_turn()
                 self._cv.notify_all()
 
     @contextmanager
     def exclusive(self):
         with self._cv:
             self._waiting += 1
-            self._cv.wait_for(lambda: not self._exclusive and not self._shared)
+            self._update_turn()
+            self._cv.notify_all()
+            self._cv.wait_for(lambda: self._turn and not self._exclusive and not self._shared)
             self._waiting -= 1
+            self._tick()
             self._exclusive = True
         try:
             yield
         finally:
             with self._cv:
+                self._tick()
                 self._exclusive = False
+                self._update_turn()
                 self._cv.notify_all()
 
 

@@ -405,8 +405,12 @@ class SummaryLineTest(unittest.TestCase):
         line = gc.summary_line(result, 60.0, 2, Path("/out"), {"a", "b"})
         self.assertIn("2 graded now in 1 min 00 s (30.0 s each)", line)
         # the means of this run's grades only: an earlier run's record is left out
-        self.assertIn("(mean per submission: build 15.0 s, waiting for the GPU 5.0 s, tests 25.0 s)", line)
+        self.assertIn("(mean per submission: build 15.0 s, waiting for the GPU 5.0 s shared and 0.0 s alone, "
+                      "tests 25.0 s)", line)
         self.assertNotIn("mean per submission", gc.summary_line(result, None, 0, Path("/out")))
+        line = gc.summary_line(result, 60.0, 2, Path("/out"), {"a", "b"}, {"idle": 15, "shared": 30, "alone": 15})
+        self.assertIn("the GPU was idle 15 s, shared by correctness tests 30 s, held by timed tests 15 s (25 % idle)",
+                      line)
 
 
 class ClassVsSingleResume(unittest.TestCase):

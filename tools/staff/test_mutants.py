@@ -211,6 +211,65 @@ class GpuLockTest(unittest.TestCase):
         state = self.run_holders(mutants.GpuLock(3), ["shared", "exclusive", "shared", "shared", "exclusive", "shared"])
         self.assertFalse(state["exclusive_with_others"])
 
+    def test_exclusive_runs_alone_in_batches(self):
+        state = self.run_holders(mutants.GpuLock(2, batch=2),
+                                 ["shared", "exclusive", "shared", "shared", "exclusive", "shared", "exclusive"])
+        self.assertFalse(state["exclusive_with_others"])
+
+    def order_of(self, lock, script):
+        """Runs holders in the order of @p script, each started once the one before it waits or holds
+        (("shared"|"exclusive", name), ...); the first holds the lock until every other has started.
+        Returns the names in the order they got the lock."""
+        import threading
+        import time
+        got, guard, release = [], threading.Lock(), threading.Event()
+
+        def worker(kind, name, first):
+            with (lock.shared() if kind == "shared" else lock.exclusive()):
+                with guard:
+                    got.append(name)
+                if first:
+                    release.wait(5)
+                else:
+                    time.sleep(0.05)
+
+        threads = []
+        for i, (kind, name) in enumerate(script):
+            threads.append(threading.Thread(target=worker, args=(kind, name, i == 0)))
+            threads[-1].start()
+            time.sleep(0.1)
+        release.set()
+        for t in threads:
+            t.join(timeout=10)
+        self.assertFalse(any(t.is_alive() for t in threads), "a holder never got the lock")
+        return got
+
+    def test_without_batch_an_exclusive_request_goes_first(self):
+        order = self.order_of(mutants.GpuLock(1), [("shared", "a"), ("exclusive", "w1"), ("shared", "b")])
+        self.assertEqual(order, ["a", "w1", "b"])
+
+    def test_batch_lets_correctness_runs_pass_until_it_is_full(self):
+        order = self.order_of(mutants.GpuLock(1, batch=2), [("shared", "a"), ("exclusive", "w1"), ("shared", "b")])
+        self.assertEqual(order, ["a", "b", "w1"])  # one waiting of a batch of 2: b goes first
+        order = self.order_of(mutants.GpuLock(1, batch=2),
+                              [("shared", "a"), ("exclusive", "w1"), ("exclusive", "w2"), ("shared", "b")])
+        self.assertEqual(order[0], "a")
+        self.assertEqual(sorted(order[1:3]), ["w1", "w2"])  # a full batch: both before b
+        self.assertEqual(order[3], "b")
+
+    def test_seconds_idle_shared_alone(self):
+        import time
+        lock = mutants.GpuLock(2, batch=2)
+        with lock.shared():
+            time.sleep(0.2)
+        time.sleep(0.1)
+        with lock.exclusive():
+            time.sleep(0.2)
+        spent = lock.seconds()
+        self.assertGreaterEqual(spent["shared"], 0.19)
+        self.assertGreaterEqual(spent["alone"], 0.19)
+        self.assertGreaterEqual(spent["idle"], 0.09)
+
 
 @unittest.skipIf(mutants is None, "tools/staff/mutants.py is not part of this tree")
 class MergeJunitTest(unittest.TestCase):
