@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Grader self-test: grade wrong and right submissions through the submission path.
 
-    tools/staff/mutants.py [LAB ...] [--out DIR] [-j N] [--gpu-jobs M] [--gpu-labs L] [--stop-early]
+    tools/staff/mutants.py [LAB ...] [--out DIR] [-j N] [--gpu-jobs M] [--gpu-labs L] [--stop-early] [--missing]
+    tools/staff/mutants.py --status [LAB ...]
     tools/staff/mutants.py --check [--compile] [LAB ...]
 
 tests/mutants/<lab>/<name>/ holds a mutant: mutant.json, {"expect": "lose" | "full", "why": "...",
@@ -25,6 +26,14 @@ always run everything.
 A machine with 16 cores and an H100 grades every mutant of the repository in about 21 minutes with
 `-j 14 --gpu-jobs 6 --stop-early` (--gpu-labs 3). The kill table is also written to <out>/kill-table.txt.
 
+Each mutant graded on a GPU is recorded in tests/mutants/<lab>/graded.json: what it got, whether
+it behaved, the GPU, and hashes of the mutant and of what grades it (the lab's tests, tests/support,
+common/, cmake/, the lab's folder, tools/grade.py). --missing grades only the mutants without a
+current entry, so the whole run can be split over several sittings (a few labs at a time) and a
+change to one lab's tests regrades that lab's mutants only. --status (no GPU, no build) prints per
+lab how many behaved on this tree, how many did not and how many wait; it exits 0 only when every
+mutant behaved. Commit graded.json with the change it was graded on.
+
 --check needs no GPU and builds nothing: it applies every mutant's edits and reports each one that
 no longer applies (its `old` text is gone or occurs twice, a kernel to copy is missing, a file is
 unknown), that changes nothing, or whose mutant.json is malformed. With --compile it also compiles
@@ -34,6 +43,7 @@ that no longer compile. Exits 0 only if every mutant is fine.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import math
@@ -224,6 +234,94 @@ def find_nvcc() -> str | None:
         if candidate and Path(candidate).is_file():
             return candidate
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The record of the last grading of each hand-written mutant (tests/mutants/<lab>/graded.json), so
+# that a run longer than one sitting is done in parts and nothing is graded twice.
+
+RECORD_NAME = "graded.json"
+
+
+def grader_sha(lab: str, root: Path = ROOT) -> str:
+    """A hash of everything that grades a lab's mutants besides the mutant itself: the lab's tests,
+    the shared test code, common/ and cmake/ (operators.tests_sha), the lab's own folder (headers,
+    demo) and the grade step. A record made with another one is out of date."""
+    import operators  # noqa: E402 (tools/staff, beside this file)
+    h = hashlib.sha256(operators.tests_sha(lab, root).encode())
+    for base in (root / "labs" / lab, root / "tools" / "grade.py"):
+        for f in sorted(base.rglob("*")) if base.is_dir() else [base]:
+            if f.is_file():
+                h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def mutant_sha(spec: dict, files: dict[PurePosixPath, bytes]) -> str:
+    """A hash of what the mutant submits (its files after the edits) and what it is expected to do."""
+    h = hashlib.sha256(spec.get("expect", "").encode())
+    for rel in sorted(files):
+        h.update(str(rel).encode() + b"\0" + files[rel])
+    return h.hexdigest()[:16]
+
+
+def load_record(lab: str, root: Path = ROOT) -> dict:
+    """The lab's graded.json ({} where there is none or it cannot be read: everything is graded)."""
+    try:
+        data = json.loads((root / "tests" / "mutants" / lab / RECORD_NAME).read_text())
+    except (OSError, ValueError):
+        return {}
+    return data.get("mutants", {}) if isinstance(data, dict) and isinstance(data.get("mutants"), dict) else {}
+
+
+def save_record(lab: str, mutants: dict, root: Path = ROOT) -> None:
+    data = {"lab": lab,
+            "about": "The hand-written mutants of this lab as last graded on a GPU (tools/staff/mutants.py "
+                     "--missing grades only those without a current entry: another mutant, or other tests, "
+                     "harness, lab folder or grade step than `grader` says).",
+            "mutants": dict(sorted(mutants.items()))}
+    path = root / "tests" / "mutants" / lab / RECORD_NAME
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    os.replace(tmp, path)
+
+
+def record_state(lab: str, mutant: Path, record: dict, grader: str, root: Path = ROOT) -> str:
+    """"behaves" (a current entry that behaved), "wrong" (a current entry that did not), "missing"
+    (no entry, or one made for another mutant or another grader) or "broken" (it does not apply)."""
+    try:
+        spec = load_spec(mutant)
+        sha = mutant_sha(spec, mutant_files(lab, mutant, spec, root))
+    except MutantError:
+        return "broken"
+    entry = record.get(mutant.name)
+    if not isinstance(entry, dict) or entry.get("sha") != sha or entry.get("grader") != grader:
+        return "missing"
+    return "behaves" if entry.get("ok") is True else "wrong"
+
+
+def status(labs: list[str], root: Path = ROOT, out=None) -> int:
+    """--status: per lab, how many mutants have a current record that behaved, did not, or none.
+    Exit 0 only when every mutant behaved on the current tree."""
+    out = out or sys.stdout
+    counts: dict[str, dict[str, int]] = {}
+    todo = []
+    for lab, mutant in lab_mutants(labs, root):
+        if lab not in counts:
+            counts[lab] = {"behaves": 0, "wrong": 0, "missing": 0, "broken": 0}
+            record, grader = load_record(lab, root), grader_sha(lab, root)
+        state = record_state(lab, mutant, record, grader, root)
+        counts[lab][state] += 1
+        if state != "behaves":
+            todo.append(f"{lab}/{mutant.name} ({state})")
+    print(f"{'lab':<34} {'mutants':>7} {'behave':>7} {'wrong':>6} {'to grade':>8}", file=out)
+    for lab, c in counts.items():
+        print(f"{lab:<34} {sum(c.values()):>7} {c['behaves']:>7} {c['wrong']:>6} {c['missing'] + c['broken']:>8}",
+              file=out)
+    total = {k: sum(c[k] for c in counts.values()) for k in ("behaves", "wrong", "missing", "broken")}
+    print(f"all labs: {sum(total.values())} mutants, {total['behaves']} behave as graded on this tree, "
+          f"{total['wrong']} do not, {total['missing'] + total['broken']} not graded on this tree "
+          f"(tools/staff/mutants.py --missing grades them)", file=out)
+    return 0 if counts and not todo else 1
 
 
 def check(labs: list[str], compile_too: bool = False, jobs: int = 1, root: Path = ROOT,
@@ -579,6 +677,12 @@ def main(argv: list[str] | None = None) -> int:
                              "puts there can make single waits on it last longer than the watchdog's budget")
     parser.add_argument("--only", nargs="+", default=[], metavar="NAME",
                         help="grading: only these mutants (their names, or lab/name)")
+    parser.add_argument("--missing", action="store_true",
+                        help="grading: only the mutants without a current entry in their lab's graded.json (never "
+                             "graded, or graded with other tests, harness, lab folder or grade step)")
+    parser.add_argument("--status", action="store_true",
+                        help="no GPU, no build: per lab, the mutants that behaved, did not, or are not graded on "
+                             "this tree (graded.json); exit 0 only if every one behaved")
     parser.add_argument("--stop-early", action="store_true",
                         help="a wrong mutant that already lost correctness points skips what needs the GPU alone")
     parser.add_argument("--operators", action="store_true",
@@ -609,10 +713,20 @@ def main(argv: list[str] | None = None) -> int:
         for message in unknown:
             print(f"mutants: {message}", file=sys.stderr)
         return 2
+    if args.status:
+        return status(args.labs)
+    records = {lab: load_record(lab) for lab in {lab for lab, _ in lab_mutants(args.labs)}}
+    graders = {lab: grader_sha(lab) for lab in records}
+
     def selected(lab: str, path: Path) -> bool:
+        if args.missing and record_state(lab, path, records[lab], graders[lab]) == "behaves":
+            return False
         return not args.only or path.name in args.only or f"{lab}/{path.name}" in args.only
 
     chosen = [(lab, m) for lab, m in lab_mutants(args.labs) if selected(lab, m)]
+    if not chosen and args.missing:
+        print("mutants: every mutant of these labs behaved on this tree (graded.json); --status lists them")
+        return 0
     unmatched = [n for n in args.only if not any(n in (m.name, f"{lab}/{m.name}") for lab, m in chosen)]
     if unmatched:
         print(f"mutants: --only names no mutant{' of ' + ', '.join(args.labs) if args.labs else ''}: "
@@ -622,7 +736,25 @@ def main(argv: list[str] | None = None) -> int:
         print("mutants: no mutants found" + (f" for {', '.join(args.labs)}" if args.labs else ""), file=sys.stderr)
         return 1
 
-    slots = make_slots([(lab, folder_item(lab, m)) for lab, m in chosen], args.out, args)
+    record_lock = threading.Lock()
+
+    def recorded_item(lab: str, mutant: Path) -> Item:
+        item = folder_item(lab, mutant)
+
+        def done(summary, row, perf_ran):
+            if summary is None or not summary.get("device_name"):
+                return  # no GPU (GPU tests skipped) or no grade: nothing to record
+            spec = load_spec(mutant)
+            with record_lock:
+                records[lab][mutant.name] = {
+                    "sha": mutant_sha(spec, mutant_files(lab, mutant, spec)), "grader": graders[lab],
+                    "expect": row.expect, "points": row.points, "ok": row.ok, "first_lost": row.first,
+                    "gpu": summary.get("device_name"), "graded_at": time.strftime("%Y-%m-%d")}
+                save_record(lab, records[lab])
+        item.done = done
+        return item
+
+    slots = make_slots([(lab, recorded_item(lab, m)) for lab, m in chosen], args.out, args)
     if slots is None:
         return 2
     gpu = GpuLock(args.gpu_labs)

@@ -318,3 +318,54 @@ class HostSeedsTest(unittest.TestCase):
         summary, table, runs = self.grade({"own": True, "7": False, "8": True})
         self.assertEqual(summary["tests"][0]["status"], "passed")
         self.assertIn("with CUDALAB_SEED=7 the host tests do not kill it", table)
+
+
+@unittest.skipIf(mutants is None, "tools/staff/mutants.py is not part of this tree")
+class RecordTest(unittest.TestCase):
+    """graded.json: a mutant's entry counts only for the mutant and the grader it was made with."""
+    setUp, tearDown, mutant = CheckTest.setUp, CheckTest.tearDown, CheckTest.mutant
+
+    def state(self, name):
+        lab = "ch01_lab"
+        return mutants.record_state(lab, self.root / "tests" / "mutants" / lab / name, mutants.load_record(lab, self.root),
+                                    mutants.grader_sha(lab, self.root), self.root)
+
+    def record(self, name, ok=True):
+        lab = "ch01_lab"
+        d = self.root / "tests" / "mutants" / lab / name
+        spec = mutants.load_spec(d)
+        entries = mutants.load_record(lab, self.root)
+        entries[name] = {"sha": mutants.mutant_sha(spec, mutants.mutant_files(lab, d, spec, self.root)),
+                         "grader": mutants.grader_sha(lab, self.root), "ok": ok}
+        mutants.save_record(lab, entries, self.root)
+
+    def test_current_missing_and_wrong(self):
+        edit = {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "= 2;", "new": "= 3;"}]}
+        self.mutant("m1", edit)
+        self.mutant("m2", dict(edit, edits=[{"file": "k.cu", "old": "= 1;", "new": "= 3;"}]))
+        self.assertEqual(self.state("m1"), "missing")
+        self.record("m1")
+        self.record("m2", ok=False)
+        self.assertEqual((self.state("m1"), self.state("m2")), ("behaves", "wrong"))
+        out = io.StringIO()
+        self.assertEqual(mutants.status([], self.root, out), 1)
+        self.assertIn("2 mutants, 1 behave as graded on this tree, 1 do not, 0 not graded", out.getvalue())
+
+    def test_a_change_to_the_tests_the_lab_or_the_mutant_makes_it_missing(self):
+        edit = {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "= 2;", "new": "= 3;"}]}
+        d = self.mutant("m1", edit)
+        for change in (lambda: (self.root / "tests/ch01_lab/test.cpp").write_text("// a new check\n"),
+                       lambda: (self.root / "labs/ch01_lab/k.cuh").write_text("// a header\n"),
+                       lambda: (d / "mutant.json").write_text(json.dumps(dict(edit, expect="full"))),
+                       lambda: (self.root / "solutions/ch01_lab/k.cu").write_text(REFERENCE.replace("+= 0", "+= 1"))):
+            self.record("m1")
+            self.assertEqual(self.state("m1"), "behaves")
+            change()
+            self.assertEqual(self.state("m1"), "missing")
+        out = io.StringIO()
+        self.assertEqual(mutants.status([], self.root, out), 1)
+
+    def test_every_mutant_behaving_is_status_0(self):
+        self.mutant("m1", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "= 2;", "new": "= 3;"}]})
+        self.record("m1")
+        self.assertEqual(mutants.status([], self.root, io.StringIO()), 0)
