@@ -1166,10 +1166,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gpu-share", type=int, default=2,
                         help="submissions whose GPU correctness tests share the GPU at once (default 2); timed "
                              "tests always run alone")
-    parser.add_argument("--serial-batch", type=int, default=0, metavar="N",
+    parser.add_argument("--serial-batch", type=int, default=1, metavar="N",
                         help="the timed tests of up to N submissions run one after another once N wait or the GPU "
-                             "has nothing else to do, so the GPU empties once per N submissions (default: a third of "
-                             "-j; 1: each as soon as the correctness tests running finish)")
+                             "has nothing else to do, so the GPU empties once per N submissions (default 1: each as "
+                             "soon as the correctness tests running finish)")
     parser.add_argument("--ccache-dir", help="the compiler cache (default OUT/ccache; 'none': no cache)")
     parser.add_argument("--build-timeout", type=float, default=1800, help="seconds per build (default 1800)")
     parser.add_argument("--regrade", nargs="+", default=[], metavar="ID",
@@ -1238,7 +1238,7 @@ def main(argv: list[str] | None = None) -> int:
         write_class(out, entries, conflicts, labs, stale)
         opts = Options(labs=labs, out=out, workers=max(1, args.workers), gpu_jobs=max(1, args.gpu_jobs),
                        gpu_share=max(1, args.gpu_share), build_timeout=args.build_timeout,
-                       serial_batch=args.serial_batch if args.serial_batch > 0 else max(1, args.workers // 3),
+                       serial_batch=max(1, args.serial_batch),
                        ccache_dir=default_ccache(out, args.ccache_dir))
         opts.build_jobs = args.build_jobs or max(1, cores() // opts.workers)
         twins = sum(len(c["submissions"]) for c in conflicts)
