@@ -5,9 +5,11 @@
 #include "cudalab/testing.cuh"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <random>
 #include <sstream>
+#include <vector>
 
 namespace {
 
@@ -125,6 +127,31 @@ TEST_F(LoadEfficiencyModel, MatchesTheSimulationForRaggedBlockWidths) {
     const LoadEfficiency want = simulate(dim3(bx, by), nx, m, elem, tx);
     expect(dim3(bx, by), nx, m, elem, tx, want.requested_bytes, want.transactions);
     if (HasFailure()) return;  // the first wrong shape is the one to look at
+  }
+}
+
+TEST_F(LoadEfficiencyModel, MatchesTheSimulationForRowsOfAnyIntLength) {
+  // nx is any int: with a long row, a column-major warp's addresses reach far past 2^31 bytes
+  // (lane 31 of nx = 2^30 floats is at 2^37), and an address computed in 32 bits wraps onto
+  // another lane's segment (nx = 2^28 floats: every fourth lane lands on the same 32-bit address).
+  std::mt19937_64 gen(seed());
+  std::vector<int> rows;
+  for (int k = 20; k <= 30; ++k) rows.insert(rows.end(), {(1 << k) - 1, 1 << k, (1 << k) + 3});
+  for (int d = 0; d < 8; ++d) rows.push_back(std::numeric_limits<int>::max() - d);
+  for (int nx : rows) {
+    for (const Mapping m : {Mapping::kColumnMajor, Mapping::kRowMajor}) {
+      const unsigned bx = 1u << (gen() % 11), by = 1 + unsigned(gen() % (1024 / bx));
+      const int elem = 1 << (gen() % 5), tx = 32 << (gen() % 3);
+      for (const dim3 b : {dim3(32, 32), dim3(bx, by)}) {
+        const LoadEfficiency want = simulate(b, nx, m, elem, tx);
+        expect(b, nx, m, elem, tx, want.requested_bytes, want.transactions);
+        if (HasFailure()) {
+          ADD_FAILURE() << "byte addresses past 2^31 (nx = " << nx << "): compute them in 64 bits (seed " << seed()
+                        << ")";
+          return;
+        }
+      }
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 #include "transpose_check.cuh"
 #include "cudalab/testing.cuh"
 
+#include <limits>
 #include <random>
 #include <sstream>
 #include <vector>
@@ -63,6 +64,10 @@ TEST_F(BankModel, WarpDegreeHandDerivedCases) {
   expect_warp({5}, 1, "one lane");
   expect_warp({3, 35, 67}, 3, "three lanes, three words in bank 3");
   expect_warp({-1, 31, 63, 31}, 3, "words -1, 31, 63: bank 31, three distinct (31 twice)");
+  // Word indices are 64-bit: words 2^32 apart are distinct words of one bank, whatever their low
+  // 32 bits say (a word index kept in an int makes them one word, a broadcast).
+  for (int l = 0; l < 32; ++l) v[l] = static_cast<long long>(l) << 32;
+  expect_warp(v, 32, "words l * 2^32: 32 different words, all in bank 0 (keep word indices in 64 bits)");
 }
 
 TEST_F(BankModel, ColumnOfATileHandDerivedStrides) {
@@ -97,6 +102,12 @@ TEST_F(BankModel, ColumnDegreeMatchesABruteForceModelForEveryStrideTo4096AndRand
   std::vector<int> strides;
   for (int s = 0; s <= 4096; ++s) strides.push_back(s);
   for (int k = 0; k < 2000; ++k) strides.push_back(static_cast<int>(gen() % (1u << 20)));
+  // Every int stride is allowed: lane 31 of a stride past 2^31 / 31 reads a word past 2^31, and
+  // the products must not wrap (the powers of two from 2^26 on wrap onto other lanes' words).
+  for (int k = 20; k <= 30; ++k)
+    for (int d : {-1, 0, 1}) strides.push_back((1 << k) + d);
+  for (int d = 0; d < 64; ++d) strides.push_back(std::numeric_limits<int>::max() - d);
+  for (int k = 0; k < 200; ++k) strides.push_back(static_cast<int>(gen() % (1u << 31)));
   for (int s : strides) {
     std::vector<long long> v(32);
     for (int l = 0; l < 32; ++l) v[l] = static_cast<long long>(l) * s;
