@@ -362,10 +362,9 @@ _WIDE = [(r"\bunsigned long long\b", "unsigned int"), (r"\blong long\b", "int"),
 
 
 def sites_narrow(src, func):
-    """Each 64-bit integer type (declaration or cast) in a kernel or device function made 32-bit:
-    an index or a count that overflows past 2^31 elements."""
-    if not _is_device(func):
-        return
+    """Each 64-bit integer type (declaration or cast) in a kernel, device function or host model
+    made 32-bit: an index, address or count that overflows past 2^31 (the host code's signed
+    overflow is also stopped by the labs' undefined-behaviour checks, CUDALAB_HOST_UBSAN)."""
     body0, body1 = func.body
     taken: set[int] = set()
     for pattern, new in _WIDE:
@@ -527,7 +526,7 @@ OPERATORS = [
              sites_relational),
     Operator("drop_operand", "one part of a guard left out (`idx < n` without `tid < stride`, a check that "
              "skips one dimension)", "both", sites_drop_operand),
-    Operator("narrow_64", "a 64-bit index or count declared 32-bit (wrong past 2^31 elements)", "kernels",
+    Operator("narrow_64", "a 64-bit index, address or count declared 32-bit (wrong past 2^31)", "both",
              sites_narrow),
     Operator("no_error_query", "the launch's error never read (cudaGetLastError() left out)", "host",
              sites_no_error_query),
