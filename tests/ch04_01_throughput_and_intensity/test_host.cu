@@ -140,6 +140,10 @@ TEST_F(MatmulModel, SeedLaunchIs64x64BlocksAnd768ThreadsPerSm) {
   // TILE 32 = 1024-thread blocks: an SM of 1536 threads holds one (66.7 %).
   EXPECT_TRUE(same_launch("tiled_launch(1024, 32, 3, 1536)", tiled_launch(1024, 32, 3, 1536), 32, 1024, 1024, 1, 1024,
                           1024.0 / 1536.0));
+  // n = 2^20: 65536 blocks each way, 2^32 blocks in all (a block count is a long long: grid_x *
+  // grid_y in 32 bits overflows).
+  EXPECT_TRUE(same_launch("tiled_launch(1048576, 16, 3, 2048)", tiled_launch(1 << 20, 16, 3, 2048), 65536,
+                          4294967296LL, 256, 3, 768, 0.375));
 }
 
 // Independent count of the tiled matmul's loads: walk every block and every phase and count the

@@ -133,4 +133,26 @@ TEST_F(AccessCostModel, MatchesASimulationForRandomAccesses) {
   }
 }
 
+TEST_F(AccessCostModel, MatchesTheSimulationPastTwoToThe31) {
+  // threads, offset and stride are long longs: byte addresses and segment numbers reach past 2^31
+  // (an offset of 2^31 floats, a stride of 2^28 elements, a few thousand threads), where a value
+  // kept in 32 bits wraps and merges or splits segments.
+  std::mt19937_64 gen(seed());
+  for (int i = 0; i < 100; ++i) {
+    const long long threads = 1 + static_cast<long long>(gen() % 3000);
+    const long long offset = (1LL << (28 + gen() % 8)) + static_cast<long long>(gen() % 300);
+    const long long stride = i % 2 ? 1 + static_cast<long long>(gen() % 40) : (1LL << (20 + gen() % 10)) + i;
+    const int elem = 1 << (gen() % 5), seg = 32 << (gen() % 3);
+    long long requests = 0, segments = 0, unique = 0;
+    simulate(threads, offset, stride, elem, seg, &requests, &segments, &unique);
+    expect(threads, offset, stride, elem, seg, requests, segments, unique);
+    if (HasFailure()) {
+      ADD_FAILURE() << "addresses past 2^31 bytes: keep element indices, addresses and segment numbers in 64 bits "
+                       "(seed "
+                    << seed() << ")";
+      return;
+    }
+  }
+}
+
 }  // namespace

@@ -45,6 +45,15 @@ TEST_F(LoadCountModel, TheSeedsTwoNVersusNPlusNOverBlockAtTheProfileSize) {
   expect(1 << 24, 256, {33554431, 1048576, 4718591}, {16842751, 589823, 2162687});
 }
 
+TEST_F(LoadCountModel, InputsPastTwoToThe31Elements) {
+  // n is a long long: the same counts as at 2^24 for n = 2^32 + 2^24 (block 256, a multiple of the
+  // block: w = n / 32 full warps, n / 256 blocks). Naive: 2n - 1 loads, 2w warp loads, 9w - 1
+  // sectors. Shared: n + n/256 - 1 loads, w + n/256 - 1 warp loads, 4w + n/256 - 1 sectors. An
+  // element index, block count or sector number kept in 32 bits is wrong here.
+  const long long n = (1LL << 32) + (1LL << 24), w = n / 32, halo = n / 256 - 1;
+  expect(n, 256, {2 * n - 1, 2 * w, 9 * w - 1}, {n + halo, w + halo, 4 * w + halo});
+}
+
 TEST_F(LoadCountModel, RaggedLastBlock) {
   // n = 1000, block 256: 4 blocks (the last has 232 threads with an element), 32 warps, the very
   // last one with 8 lanes (992..999). Naive: 1999 loads, 64 warp loads; sectors: warp 0 = 8,

@@ -57,6 +57,17 @@ TEST_F(TrafficModel, NaiveFetchesFourBytesPerFlop) {
   expect(3, 5, 7, 1, traffic(2 * 3 * 5 * 7, 2 * 3 * 5 * 7, 15, 7, 8));
 }
 
+// M, N and K are ints, the counts long longs: a 65536 x 65536 result has 2^32 naive blocks (a
+// block count or a product of two sizes kept in 32 bits overflows), 2^36 FLOPs and 2^36 loads.
+TEST_F(TrafficModel, CountsPastTwoToThe31) {
+  const long long n = 65536, k = 8;
+  expect(65536, 65536, 8, 1, traffic(2 * n * n * k, 2 * n * n * k, n * n, k, 8));
+  if (HasFailure()) return;
+  // 2^31 - 1 rows of one column: 2^31 - 1 blocks of 1 x 1.
+  const long long m = 2147483647;
+  expect(2147483647, 1, 3, 1, traffic(2 * m * 3, 2 * m * 3, m, 3, 8));
+}
+
 // The seed's 16 x 16 tiles on 1024 x 1024: 64 x 64 = 4096 blocks of 256 threads, 64 phases; per
 // block and phase 256 threads load 2 floats each (512 loads) and do 16 multiply-adds each
 // (256 * 2 * 16 = 8192 FLOPs): 16 FLOPs per load, 2 n^3 / 16 loads in all, 0.25 bytes per FLOP;
