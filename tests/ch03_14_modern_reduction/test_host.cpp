@@ -30,7 +30,9 @@ TEST_F(ModernGrid, LargeInputGetsOneFullWave) {
   for (const GridCase &c :
        {GridCase{"H100", 1u << 28, 132, 2048, 256, 1056}, GridCase{"H100", 1u << 24, 132, 2048, 512, 528},
         GridCase{"A100", 1u << 28, 108, 2048, 256, 864}, GridCase{"RTX 4090", 1u << 28, 128, 1536, 256, 768},
-        GridCase{"T4", 1u << 24, 40, 1024, 256, 160}, GridCase{"T4", 1u << 24, 40, 1024, 1024, 40}}) {
+        GridCase{"T4", 1u << 24, 40, 1024, 256, 160}, GridCase{"T4", 1u << 24, 40, 1024, 1024, 40},
+        // The largest n: (n + 3) / 4 computed in 32 bits wraps to 0 groups (one block).
+        GridCase{"H100", 4294967295u, 132, 2048, 256, 1056}, GridCase{"H100", 4294967293u, 132, 2048, 256, 1056}}) {
     check(c);
     if (HasFailure()) return;
   }

@@ -33,7 +33,9 @@ TEST_F(HistogramGrid, LargeInputGetsOneFullWave) {
         GridCase{"H100", size_t(1) << 28, 132, 6, 256, 792}, GridCase{"A100", size_t(1) << 28, 108, 4, 512, 432},
         GridCase{"RTX 4090", size_t(1) << 28, 128, 3, 512, 384}, GridCase{"T4", size_t(1) << 24, 40, 2, 512, 80},
         GridCase{"H100", size_t(5) << 32, 132, 4, 512, 528},
-        GridCase{"H100", (size_t(1) << 32) + 100, 132, 4, 512, 528}}) {
+        GridCase{"H100", (size_t(1) << 32) + 100, 132, 4, 512, 528},
+        // 2^40 bytes are 2^36 groups of 16: a group count kept in 32 bits is 0 (one block).
+        GridCase{"H100", size_t(1) << 40, 132, 4, 512, 528}}) {
     check(c);
     if (HasFailure()) return;
   }
