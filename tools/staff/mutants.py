@@ -265,12 +265,21 @@ def mutant_sha(spec: dict, files: dict[PurePosixPath, bytes]) -> str:
 
 
 def load_record(lab: str, root: Path = ROOT) -> dict:
-    """The lab's graded.json ({} where there is none or it cannot be read: everything is graded)."""
+    """The lab's graded.json ({} where there is none; where it cannot be read, {} after a warning:
+    its mutants are graded again and the file is written anew, nothing in it being more than a
+    record of earlier runs)."""
+    path = root / "tests" / "mutants" / lab / RECORD_NAME
     try:
-        data = json.loads((root / "tests" / "mutants" / lab / RECORD_NAME).read_text())
-    except (OSError, ValueError):
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
         return {}
-    return data.get("mutants", {}) if isinstance(data, dict) and isinstance(data.get("mutants"), dict) else {}
+    except (OSError, ValueError) as e:
+        print(f"mutants: {path} cannot be read ({e}): its mutants count as not graded", file=sys.stderr)
+        return {}
+    if not isinstance(data, dict) or not isinstance(data.get("mutants"), dict):
+        print(f"mutants: {path} holds no \"mutants\" object: its mutants count as not graded", file=sys.stderr)
+        return {}
+    return data["mutants"]
 
 
 def save_record(lab: str, mutants: dict, root: Path = ROOT) -> None:
@@ -740,18 +749,22 @@ def main(argv: list[str] | None = None) -> int:
 
     def recorded_item(lab: str, mutant: Path) -> Item:
         item = folder_item(lab, mutant)
+        loaded: dict = {}  # the spec and files graded, as load() read them
+
+        def load():
+            loaded["spec"], loaded["files"] = spec_files = folder_item(lab, mutant).load()
+            return spec_files
 
         def done(summary, row, perf_ran):
             if summary is None or not summary.get("device_name"):
                 return  # no GPU (GPU tests skipped) or no grade: nothing to record
-            spec = load_spec(mutant)
             with record_lock:
                 records[lab][mutant.name] = {
-                    "sha": mutant_sha(spec, mutant_files(lab, mutant, spec)), "grader": graders[lab],
+                    "sha": mutant_sha(loaded["spec"], loaded["files"]), "grader": graders[lab],
                     "expect": row.expect, "points": row.points, "ok": row.ok, "first_lost": row.first,
                     "gpu": summary.get("device_name"), "graded_at": time.strftime("%Y-%m-%d")}
                 save_record(lab, records[lab])
-        item.done = done
+        item.load, item.done = load, done
         return item
 
     slots = make_slots([(lab, recorded_item(lab, m)) for lab, m in chosen], args.out, args)

@@ -194,10 +194,14 @@ class GpuLockTest(unittest.TestCase):
         threads = [threading.Thread(target=worker, args=(k,)) for k in kinds]
         for t in threads:
             t.start()
+        self.join_all(threads)
+        return state
+
+    def join_all(self, threads):
+        """Waits for every holder; fails if one never got the lock."""
         for t in threads:
             t.join(timeout=10)
         self.assertFalse(any(t.is_alive() for t in threads), "a holder never got the lock")
-        return state
 
     def test_at_most_max_shared_labs_at_once(self):
         state = self.run_holders(mutants.GpuLock(2), ["shared"] * 8)
@@ -239,9 +243,7 @@ class GpuLockTest(unittest.TestCase):
             threads[-1].start()
             time.sleep(0.1)
         release.set()
-        for t in threads:
-            t.join(timeout=10)
-        self.assertFalse(any(t.is_alive() for t in threads), "a holder never got the lock")
+        self.join_all(threads)
         return got
 
     def test_without_batch_an_exclusive_request_goes_first(self):
@@ -364,6 +366,14 @@ class RecordTest(unittest.TestCase):
             self.assertEqual(self.state("m1"), "missing")
         out = io.StringIO()
         self.assertEqual(mutants.status([], self.root, out), 1)
+
+    def test_an_unreadable_record_counts_as_not_graded_with_a_message(self):
+        self.mutant("m1", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "= 2;", "new": "= 3;"}]})
+        (self.root / "tests/mutants/ch01_lab" / mutants.RECORD_NAME).write_text("{not json")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.assertEqual(self.state("m1"), "missing")
+        self.assertIn("cannot be read", err.getvalue())
 
     def test_every_mutant_behaving_is_status_0(self):
         self.mutant("m1", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "= 2;", "new": "= 3;"}]})
