@@ -19,12 +19,14 @@ one <mutant>.txt score table each), the mutant's files overlaid and rebuilt incr
 tools/grade_submission.py does for a student. With -j N, N trees are built at once (a lab with
 many mutants gets several, --per-tree mutants each) while the GPU grades: correctness tests of
 several labs (up to --gpu-labs) may share the GPU (up to --gpu-jobs at once per lab), performance
-tests always have it to themselves. --stop-early lets a wrong mutant that has already lost
-correctness points skip what needs the GPU alone (its serial correctness tests when the others
-already failed, and its performance tests; its row says "correctness only"); correct variants
-always run everything.
-A machine with 16 cores and an H100 grades every mutant of the repository in about 21 minutes with
-`-j 14 --gpu-jobs 6 --stop-early` (--gpu-labs 3). The kill table is also written to <out>/kill-table.txt.
+tests always have it to themselves. --stop-early runs each mutant's host tests first: a wrong
+mutant they already cost points never waits for the GPU, and one that lost correctness points on
+the GPU skips what needs the GPU alone (its serial correctness tests when the others already
+failed, and its performance tests; its row says "correctness only"); correct variants always run
+everything.
+A machine with 16 cores and an H100 grades about 30 mutants in 10 minutes with `-j 14 --gpu-jobs 6
+--stop-early` (--gpu-labs 3): the whole repository in about 95 minutes, so grade it in parts with
+--missing. The kill table is also written to <out>/kill-table.txt.
 
 Each mutant graded on a GPU is recorded in tests/mutants/<lab>/graded.json: what it got, whether
 it behaved, the GPU, and hashes of the mutant and of what grades it (the lab's tests, tests/support,
@@ -622,7 +624,9 @@ def run_slot(lab: str, items: list[Item], work: Path, gpu: GpuLock, args, report
         times: dict = {}
         summary, table, perf_ran = grade_lab(work, build, lab, spec["expect"], gpu, args.gpu_jobs,
                                              args.build_jobs, args.stop_early, times,
-                                             host_first=getattr(args, "host_first", False),
+                                             # with --stop-early a wrong mutant the host tests already
+                                             # cost points never waits for the GPU
+                                             host_first=getattr(args, "host_first", False) or args.stop_early,
                                              host_only=getattr(args, "host_only", False),
                                              host_seeds=tuple(getattr(args, "host_seeds", ())))
         (work / f"{item.name.replace(':', '-')}.txt").write_text(f"{spec['why']}\n\n{table}")
