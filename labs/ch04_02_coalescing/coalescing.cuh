@@ -138,7 +138,7 @@ struct AccessCost {
 /// w and issue one request; the memory moves every aligned @p segment_bytes segment that at least
 /// one of its threads touches -- 32-byte sectors since Maxwell, 128-byte L1 lines on Fermi (the
 /// book's figures). unique_segments counts the segments of all requests together, each once.
-/// @param threads threads taking part, >= 0
+/// @param threads threads taking part, 0 <= threads <= 2^30 (the model visits every thread)
 /// @param offset index of thread 0's element, >= 0
 /// @param stride distance in elements between neighbouring threads' elements, >= 1
 /// @param elem_bytes bytes per element: 1, 2, 4, 8 or 16 (it divides segment_bytes)

@@ -86,6 +86,7 @@ struct LoadCounts {
 /// instruction with at least one lane loading: one warp load, and one sector for every distinct
 /// 32-byte sector among the lanes' addresses (input is 32-byte aligned: element k lies in sector
 /// 4k / 32). Nsight Compute counts the sectors as l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum.
-/// @param n number of elements (>= 0)
+/// @param n number of elements (>= 0), at most 2^31 - 1 blocks of @p block threads (gridDim.x's
+///        limit: a launch cannot have more)
 /// @param block threads per block (>= 1)
 LoadCounts predict_global_loads(long long n, unsigned int block);

@@ -262,10 +262,12 @@ TEST_P(SyntheticDevice, LaunchHistogramRefusesWhatThisDeviceCannotHold) {
   // histogramShared as the compiler builds it: few registers, no static shared memory, not opted in.
   g_fake.histogram = kernel_attributes(18, 0, 1024, kSmemPerBlock);
   // More shared memory than this device's opt-in limit: refused, naming both numbers. These
-  // launches are refused before anything reaches the (absent) GPU.
+  // launches are refused before anything reaches the (absent) GPU. The last two need 2^32 bytes
+  // and more: a byte count computed in 32 bits wraps to 0 or to a small number and would launch.
   std::mt19937_64 rng(seed());
-  for (unsigned int extra : {1u, 2u + static_cast<unsigned int>(rng() % 5000)}) {
-    const unsigned int bins = static_cast<unsigned int>(a.smem_optin / 4) + extra;
+  const unsigned int optin_bins = static_cast<unsigned int>(a.smem_optin / 4);
+  for (unsigned int bins :
+       {optin_bins + 1u, optin_bins + 2u + static_cast<unsigned int>(rng() % 5000), 1u << 30, 0xFFFFFFFFu}) {
     const LaunchReport rep = launch_histogram(g_dummy_in, g_dummy_hist, 0, bins, 256, 4);
     const std::string asked = std::to_string(std::size_t(bins) * 4), allowed = std::to_string(a.smem_optin);
     if (rep.error == cudaSuccess || rep.limiter != kLimitSharedMemory || rep.message.find(asked) == std::string::npos ||

@@ -316,6 +316,16 @@ TEST_F(OccupancyModel, ImpossibleLaunchesGiveZeroBlocks) {
   expect_blocks("sm_90", {128, 16, 0, 49 * 1024, false, 0}, 0, kLimitSharedMemory);
   // 255 regs x 1024 threads: 8192 regs per warp x 32 warps > 65536 registers per block.
   expect_blocks("sm_90", {1024, 255, 0, 0, false, 0}, 0, kLimitRegisters);
+  // 4 GiB of dynamic shared memory, opted in: far over any SM's. A byte count kept in 32 bits
+  // wraps to a few hundred bytes and lets blocks in.
+  expect_blocks("sm_90", {256, 16, 0, std::size_t(1) << 32, true, 0}, 0, kLimitSharedMemory);
+  // The largest block the per-dimension limits allow to be asked for (1024 x 1024 x 64 threads) at
+  // 255 registers: registers per block past 2^31, which 32-bit arithmetic overflows (the host
+  // tests stop at a signed overflow). Zero blocks, whichever limits the model names.
+  const KernelUsage huge{1 << 26, 255, 0, 0, false, 0};
+  const Occupancy got = compute_occupancy(limits_of(arch("sm_90")), huge);
+  EXPECT_EQ(got.blocks_per_sm, 0) << "compute_occupancy(" << describe("sm_90", huge) << "): expected 0 blocks/SM, got "
+                                  << got.blocks_per_sm;
 }
 
 }  // namespace
@@ -401,10 +411,12 @@ TEST_F(SyntheticDevices, SmLimitsFromDeviceOnFiveArchitectures) {
     if (!wrong.str().empty()) {
       std::ostringstream unknown;
       for (int attr : g_unknown) unknown << " " << attr;
-      ADD_FAILURE() << "sm_limits_from_device(0) on a synthetic " << a.name << " (compute capability " << a.major
-                    << "." << a.minor << "):" << wrong.str()
-                    << (g_unknown.empty() ? "" : "\n  (it also asked for attributes this synthetic device does not "
-                                                 "model, answered with cudaErrorInvalidValue:" + unknown.str() + ")");
+      ADD_FAILURE() << "sm_limits_from_device(0) on a synthetic " << a.name << " (compute capability " << a.major << "."
+                    << a.minor << "):" << wrong.str()
+                    << (g_unknown.empty() ? ""
+                                          : "\n  (it also asked for attributes this synthetic device does not "
+                                            "model, answered with cudaErrorInvalidValue:" +
+                                                unknown.str() + ")");
     }
   }
 }

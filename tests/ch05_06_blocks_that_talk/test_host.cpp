@@ -15,11 +15,18 @@ TEST_F(SinglePassGrid, OneBlockPerBlockOfElementsAtLeastOneAtMostTheCap) {
   struct Case {
     int n, block, want;
   } cases[] = {{0, 256, 1},  // n == 0 still needs one block to write *out = 0
-               {1, 64, 1},          {255, 256, 1},       {256, 256, 1},  {257, 256, 2},
+               {1, 64, 1},
+               {255, 256, 1},
+               {256, 256, 1},
+               {257, 256, 2},
                {100003, 128, 782},  // ceil(100003 / 128) = 782
-               {262144, 256, 1024}, {262145, 256, 1024},  // capped at kMaxSinglePassBlocks
+               {262144, 256, 1024},
+               {262145, 256, 1024},       // capped at kMaxSinglePassBlocks
                {2147483647, 1024, 1024},  // n + block - 1 overflows an int
-               {1000, 100, 0},      {1000, 32, 0},       {1000, 2048, 0}, {1000, 96, 0}};  // not a power of two in [64, 1024]
+               {1000, 100, 0},
+               {1000, 32, 0},
+               {1000, 2048, 0},
+               {1000, 96, 0}};  // not a power of two in [64, 1024]
   for (const Case &c : cases)
     EXPECT_EQ(single_pass_grid(c.n, c.block), c.want) << "single_pass_grid(" << c.n << ", " << c.block << ")";
   std::mt19937_64 rng(seed());
@@ -81,6 +88,8 @@ TEST_F(CooperativeBlocks, HandDerivedCases) {
       {"block needs more registers than the SM has", hopper(), {1024, 72, 0}, 0},
       {"more threads than the SM holds", hopper(), {2049, 0, 0}, 0},
       {"no threads", hopper(), {0, 32, 0}, 0},
+      // 4 GiB of shared memory per block: none fits. A byte count kept in 32 bits wraps to 1 KiB.
+      {"4 GiB of shared memory", hopper(), {256, 16, std::size_t(1) << 32}, 0},
       // 32-thread blocks, no registers or shared memory counted: 64 by threads, 32 block slots.
       {"block slots", SmLimits{132, 2048, 32, 65536, 4, 256, 233472, 0, 128}, {32, 0, 0}, 32 * 132},
       // 100 threads = 4 warps (rounded up): 2048/128 = 16; 32 regs: 64 warps/4 = 16.
@@ -92,16 +101,17 @@ TEST_F(CooperativeBlocks, HandDerivedCases) {
   };
   for (const Case &c : cases)
     EXPECT_EQ(max_cooperative_blocks(c.sm, c.use), c.want)
-        << c.why << ": max_cooperative_blocks(threads=" << c.use.threads_per_block
-        << ", regs=" << c.use.regs_per_thread << ", smem=" << c.use.smem_per_block << ")";
+        << c.why << ": max_cooperative_blocks(threads=" << c.use.threads_per_block << ", regs=" << c.use.regs_per_thread
+        << ", smem=" << c.use.smem_per_block << ")";
 }
 
 /// Blocks placed one at a time on one SM until one more would not fit, times the SM count.
 int placed_blocks(const SmLimits &sm, const KernelUse &use) {
   if (use.threads_per_block < 1) return 0;
   const int warps = (use.threads_per_block + 31) / 32;
-  const int regs_per_warp =
-      use.regs_per_thread > 0 ? (use.regs_per_thread * 32 + sm.reg_alloc_unit - 1) / sm.reg_alloc_unit * sm.reg_alloc_unit : 0;
+  const int regs_per_warp = use.regs_per_thread > 0 ? (use.regs_per_thread * 32 + sm.reg_alloc_unit - 1) /
+                                                          sm.reg_alloc_unit * sm.reg_alloc_unit
+                                                    : 0;
   std::size_t smem = use.smem_per_block + sm.smem_reserved_per_block;
   smem = (smem + sm.smem_alloc_unit - 1) / sm.smem_alloc_unit * sm.smem_alloc_unit;
   int warps_free[8] = {};
@@ -128,9 +138,15 @@ int placed_blocks(const SmLimits &sm, const KernelUse &use) {
 TEST_F(CooperativeBlocks, MatchesBlockByBlockPlacementOnRandomSms) {
   std::mt19937_64 rng(seed());
   for (int i = 0; i < 3000; ++i) {
-    SmLimits sm{1 + static_cast<int>(rng() % 200), 1024 + 512 * static_cast<int>(rng() % 3),
-                8 + static_cast<int>(rng() % 25), 32768 << (rng() % 2), 4, 256,
-                static_cast<std::size_t>(16384 + 1024 * (rng() % 213)), (rng() % 2) ? 1024u : 0u, 128};
+    SmLimits sm{1 + static_cast<int>(rng() % 200),
+                1024 + 512 * static_cast<int>(rng() % 3),
+                8 + static_cast<int>(rng() % 25),
+                32768 << (rng() % 2),
+                4,
+                256,
+                static_cast<std::size_t>(16384 + 1024 * (rng() % 213)),
+                (rng() % 2) ? 1024u : 0u,
+                128};
     const KernelUse use{1 + static_cast<int>(rng() % 1024), static_cast<int>(rng() % 129),
                         static_cast<std::size_t>((rng() % 3) ? rng() % 65536 : 0)};
     const int want = placed_blocks(sm, use), got = max_cooperative_blocks(sm, use);

@@ -296,6 +296,12 @@ def save_record(lab: str, mutants: dict, root: Path = ROOT) -> None:
     os.replace(tmp, path)
 
 
+def ran_on_gpu(summary: dict) -> bool:
+    """Whether the grade step saw a GPU: its device line is cudalab_info's "NAME (sm_XY, N SMs), ..."
+    (without one it says "no GPU (...)", whose reason may itself mention "sm_75")."""
+    return re.match(r"(?!no GPU)\S.* \(sm_\d+[a-z]?, \d+ SMs\)", str(summary.get("device", ""))) is not None
+
+
 def record_state(lab: str, mutant: Path, record: dict, grader: str, root: Path = ROOT) -> str:
     """"behaves" (a current entry that behaved), "wrong" (a current entry that did not), "missing"
     (no entry, or one made for another mutant or another grader) or "broken" (it does not apply)."""
@@ -760,7 +766,7 @@ def main(argv: list[str] | None = None) -> int:
             return spec_files
 
         def done(summary, row, perf_ran):
-            if summary is None or not summary.get("device_name"):
+            if summary is None or not ran_on_gpu(summary):
                 return  # no GPU (GPU tests skipped) or no grade: nothing to record
             with record_lock:
                 records[lab][mutant.name] = {

@@ -327,6 +327,16 @@ class RecordTest(unittest.TestCase):
     """graded.json: a mutant's entry counts only for the mutant and the grader it was made with."""
     setUp, tearDown, mutant = CheckTest.setUp, CheckTest.tearDown, CheckTest.mutant
 
+    def test_only_a_grade_that_saw_a_gpu_is_recorded(self):
+        gpu = "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs), CUDA runtime 13.0, driver 13.0"
+        self.assertTrue(mutants.ran_on_gpu({"device": gpu}))
+        # The no-GPU line names "sm_75" in its reason: a machine without a GPU records nothing.
+        none = ("no GPU (no usable CUDA GPU on this machine (cudaGetDeviceCount: cudaErrorInsufficientDriver); GPU "
+                "tests run on a machine with an NVIDIA GPU (sm_75 or newer)); CUDA runtime 13.0")
+        self.assertFalse(mutants.ran_on_gpu({"device": none}))
+        self.assertFalse(mutants.ran_on_gpu({"device": "GPU query failed"}))
+        self.assertFalse(mutants.ran_on_gpu({}))
+
     def state(self, name):
         lab = "ch01_lab"
         return mutants.record_state(lab, self.root / "tests" / "mutants" / lab / name, mutants.load_record(lab, self.root),
