@@ -98,6 +98,10 @@ TEST_F(CooperativeBlocks, HandDerivedCases) {
       {"Turing, 256 threads, 32 regs", turing(), {256, 32, 0}, 160},
       // Turing: 20 KiB shared: 65536/20480 = 3 blocks.
       {"Turing, 20 KiB shared", turing(), {128, 32, 20480}, 120},
+      // Limits met exactly. A block of the SM's whole 1024 threads fits once (32 regs: 64 warps
+      // by registers, 2 blocks). 16 KiB blocks fill Turing's 64 KiB exactly: 4 blocks, not 3.
+      {"Turing, a block of all the SM's threads", turing(), {1024, 32, 0}, 40},
+      {"Turing, 16 KiB shared: exactly 4 blocks", turing(), {128, 32, 16384}, 160},
   };
   for (const Case &c : cases)
     EXPECT_EQ(max_cooperative_blocks(c.sm, c.use), c.want)
@@ -138,23 +142,26 @@ int placed_blocks(const SmLimits &sm, const KernelUse &use) {
 TEST_F(CooperativeBlocks, MatchesBlockByBlockPlacementOnRandomSms) {
   std::mt19937_64 rng(seed());
   for (int i = 0; i < 3000; ++i) {
+    // The allocation rules are the SM's fields, not today's constants: 1, 2 or 4 sub-partitions,
+    // registers in units of 128, 256 or 512, shared memory in units of 128 or 256 bytes.
     SmLimits sm{1 + static_cast<int>(rng() % 200),
                 1024 + 512 * static_cast<int>(rng() % 3),
                 8 + static_cast<int>(rng() % 25),
                 32768 << (rng() % 2),
-                4,
-                256,
+                1 << (rng() % 3),
+                128 << (rng() % 3),
                 static_cast<std::size_t>(16384 + 1024 * (rng() % 213)),
                 (rng() % 2) ? 1024u : 0u,
-                128};
+                std::size_t(128) << (rng() % 2)};
     const KernelUse use{1 + static_cast<int>(rng() % 1024), static_cast<int>(rng() % 129),
                         static_cast<std::size_t>((rng() % 3) ? rng() % 65536 : 0)};
     const int want = placed_blocks(sm, use), got = max_cooperative_blocks(sm, use);
     if (got != want)
       GTEST_FAIL() << "max_cooperative_blocks(sm_count=" << sm.sm_count << ", threads/SM=" << sm.max_threads_per_sm
-                   << ", blocks/SM=" << sm.max_blocks_per_sm << ", regs/SM=" << sm.regs_per_sm
-                   << ", smem/SM=" << sm.smem_per_sm << ", reserved=" << sm.smem_reserved_per_block
-                   << "; threads=" << use.threads_per_block << ", regs=" << use.regs_per_thread
+                   << ", blocks/SM=" << sm.max_blocks_per_sm << ", regs/SM=" << sm.regs_per_sm << " in "
+                   << sm.sub_partitions << " sub-partitions, register unit " << sm.reg_alloc_unit
+                   << ", smem/SM=" << sm.smem_per_sm << ", reserved=" << sm.smem_reserved_per_block << ", smem unit "
+                   << sm.smem_alloc_unit << "; threads=" << use.threads_per_block << ", regs=" << use.regs_per_thread
                    << ", smem=" << use.smem_per_block << ") returned " << got << ", expected " << want
                    << " (seed=" << seed() << ")";
   }
