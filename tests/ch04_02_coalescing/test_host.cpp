@@ -137,6 +137,10 @@ TEST_F(AccessCostModel, MatchesTheSimulationPastTwoToThe31) {
   // threads, offset and stride are long longs: byte addresses and segment numbers reach past 2^31
   // (an offset of 2^31 floats, a stride of 2^28 elements, a few thousand threads), where a value
   // kept in 32 bits wraps and merges or splits segments.
+  // Hand-derived first: 64 threads 2^32 floats apart, 32 B segments. Thread t's segment is t x 2^29,
+  // so every thread has its own: 2 requests, 64 segments, 64 unique. Segment numbers kept in 32 bits
+  // repeat every 8 threads (8 x 2^29 = 2^32): 8 per request, 8 unique.
+  expect(64, 0, 1LL << 32, 4, 32, 2, 64, 64);
   std::mt19937_64 gen(seed());
   for (int i = 0; i < 100; ++i) {
     const long long threads = 1 + static_cast<long long>(gen() % 3000);
