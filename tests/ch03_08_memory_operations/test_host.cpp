@@ -134,6 +134,10 @@ TEST_F(LoadEfficiencyModel, MatchesTheSimulationForRowsOfAnyIntLength) {
   // nx is any int: with a long row, a column-major warp's addresses reach far past 2^31 bytes
   // (lane 31 of nx = 2^30 floats is at 2^37), and an address computed in 32 bits wraps onto
   // another lane's segment (nx = 2^28 floats: every fourth lane lands on the same 32-bit address).
+  // Hand-derived first: block (32,32) column-major, nx = 2^30, 16 B elements, 32 B sectors. Lane x
+  // of warp w reads sector x * 2^29 + w / 2: 32 sectors per warp, 1024 in all. Sector numbers kept
+  // in 32 bits repeat every 8 lanes (8 x 2^29 = 2^32): 8 per warp.
+  expect(dim3(32, 32), 1 << 30, Mapping::kColumnMajor, 16, 32, 1024 * 16, 1024);
   std::mt19937_64 gen(seed());
   std::vector<int> rows;
   for (int k = 20; k <= 30; ++k) rows.insert(rows.end(), {(1 << k) - 1, 1 << k, (1 << k) + 3});
