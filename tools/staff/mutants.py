@@ -26,7 +26,9 @@ failed, and its performance tests; its row says "correctness only"); correct var
 everything.
 A machine with 16 cores and an H100 grades about 30 mutants in 10 minutes with `-j 14 --gpu-jobs 6
 --stop-early` (--gpu-labs 3): the whole repository in about 95 minutes, so grade it in parts with
---missing. The kill table is also written to <out>/kill-table.txt.
+--missing. The kill table is also written to <out>/kill-table.txt. --host-only needs no GPU: it
+grades the "lose" mutants on the host tests alone (each build still compiles the lab's kernels), and
+records those a host test kills; the others wait for a machine with a GPU.
 
 Each mutant graded on a GPU is recorded in tests/mutants/<lab>/graded.json: what it got, whether
 it behaved, the GPU, and hashes of the mutant and of what grades it (the lab's tests, tests/support,
@@ -300,6 +302,15 @@ def ran_on_gpu(summary: dict) -> bool:
     """Whether the grade step saw a GPU: its device line is cudalab_info's "NAME (sm_XY, N SMs), ..."
     (without one it says "no GPU (...)", whose reason may itself mention "sm_75")."""
     return re.match(r"(?!no GPU)\S.* \(sm_\d+[a-z]?, \d+ SMs\)", str(summary.get("device", ""))) is not None
+
+
+def host_took_points(summary: dict | None, lab: str) -> dict | None:
+    """The first of the lab's host tests (they need no GPU) that built, ran and failed with points
+    at stake: a wrong mutant it catches loses points on any machine. None if there is none."""
+    for t in (summary or {}).get("tests", []):
+        if t.get("lab") == lab and t.get("where") == "host" and t.get("status") == "failed" and t.get("max_points", 0) > 0:
+            return t
+    return None
 
 
 def record_state(lab: str, mutant: Path, record: dict, grader: str, root: Path = ROOT) -> str:
@@ -632,7 +643,7 @@ def run_slot(lab: str, items: list[Item], work: Path, gpu: GpuLock, args, report
                                              args.build_jobs, args.stop_early, times,
                                              # with --stop-early a wrong mutant the host tests already
                                              # cost points never waits for the GPU
-                                             host_first=getattr(args, "host_first", False) or args.stop_early,
+                                             host_first=getattr(args, "host_first", False) or args.stop_early or getattr(args, "host_only", False),
                                              host_only=getattr(args, "host_only", False),
                                              host_seeds=tuple(getattr(args, "host_seeds", ())))
         (work / f"{item.name.replace(':', '-')}.txt").write_text(f"{spec['why']}\n\n{table}")
@@ -644,7 +655,12 @@ def run_slot(lab: str, items: list[Item], work: Path, gpu: GpuLock, args, report
             lost = [t for t in summary["tests"] if t["status"] != "passed" and t["max_points"] > 0]
         except (TypeError, KeyError, ValueError):
             got, total, skipped, lost = 0.0, 0.0, 0, []
-        if spec["expect"] == "lose":
+        host_kill = host_took_points(summary, lab)
+        if getattr(args, "host_only", False):
+            # GPU tests skipped: only a host test that failed tells anything (a "full" mutant never gets here)
+            ok = host_kill is not None
+            lost = [host_kill] if host_kill else []
+        elif spec["expect"] == "lose":
             ok = total > 0 and got < total and skipped == 0
         else:
             ok = total > 0 and got == total and perf_ran
@@ -714,8 +730,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--survivors", action="store_true",
                         help="--operators: only the ledger's survivors that are not equivalent (after a new check)")
     parser.add_argument("--host-only", action="store_true",
-                        help="--operators: run the host tests only (a machine without a GPU); a mutant they kill "
-                             "is recorded, one they do not is left ungraded")
+                        help="run the host tests only (a machine without a GPU); a mutant they kill is recorded, "
+                             "one they do not is left ungraded (mutant folders: only the \"lose\" ones are graded)")
     parser.add_argument("--sample", type=int, default=0, metavar="N",
                         help="--operators --host-only: grade again N mutants that the ledger says host tests kill "
                              "(chosen with --seed) and fail if one of them now survives")
@@ -740,6 +756,12 @@ def main(argv: list[str] | None = None) -> int:
     def selected(lab: str, path: Path) -> bool:
         if args.missing and record_state(lab, path, records[lab], graders[lab]) == "behaves":
             return False
+        if args.host_only:  # only a wrong mutant can be graded without a GPU, and only if a host test kills it
+            try:
+                if load_spec(path).get("expect") != "lose":
+                    return False
+            except MutantError:
+                pass
         return not args.only or path.name in args.only or f"{lab}/{path.name}" in args.only
 
     chosen = [(lab, m) for lab, m in lab_mutants(args.labs) if selected(lab, m)]
@@ -766,13 +788,16 @@ def main(argv: list[str] | None = None) -> int:
             return spec_files
 
         def done(summary, row, perf_ran):
-            if summary is None or not ran_on_gpu(summary):
-                return  # no GPU (GPU tests skipped) or no grade: nothing to record
+            if summary is None:
+                return
+            if not ran_on_gpu(summary) and not (row.expect == "lose" and host_took_points(summary, lab)):
+                return  # no GPU (GPU tests skipped) and no host test took points: nothing to record
             with record_lock:
                 records[lab][mutant.name] = {
                     "sha": mutant_sha(loaded["spec"], loaded["files"]), "grader": graders[lab],
                     "expect": row.expect, "points": row.points, "ok": row.ok, "first_lost": row.first,
-                    "gpu": summary.get("device_name"), "graded_at": time.strftime("%Y-%m-%d")}
+                    "gpu": summary.get("device_name") if ran_on_gpu(summary) else "none needed (a host test)",
+                    "graded_at": time.strftime("%Y-%m-%d")}
                 save_record(lab, records[lab])
         item.load, item.done = load, done
         return item

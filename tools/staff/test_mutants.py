@@ -337,6 +337,17 @@ class RecordTest(unittest.TestCase):
         self.assertFalse(mutants.ran_on_gpu({"device": "GPU query failed"}))
         self.assertFalse(mutants.ran_on_gpu({}))
 
+    def test_without_a_gpu_only_a_host_test_that_failed_is_a_kill(self):
+        def test(where, status, points=2, lab="ch01_lab"):
+            return {"lab": lab, "where": where, "status": status, "max_points": points, "name": f"{where}.{status}"}
+        host_fail = test("host", "failed")
+        # GPU tests skipped, a host test that did not build, one worth nothing, another lab's: no kill
+        for tests in ([test("gpu", "skipped"), test("host", "passed")], [test("host", "not built")],
+                      [test("host", "failed", points=0)], [test("host", "failed", lab="ch02_other")]):
+            self.assertIsNone(mutants.host_took_points({"tests": tests}, "ch01_lab"), tests)
+        self.assertIs(mutants.host_took_points({"tests": [test("gpu", "skipped"), host_fail]}, "ch01_lab"), host_fail)
+        self.assertIsNone(mutants.host_took_points(None, "ch01_lab"))
+
     def state(self, name):
         lab = "ch01_lab"
         return mutants.record_state(lab, self.root / "tests" / "mutants" / lab / name, mutants.load_record(lab, self.root),
