@@ -32,7 +32,7 @@
 #
 # Called from tests/<lab>/CMakeLists.txt. Test sources are relative to that directory, which also
 # holds grading.json (points and thresholds, see docs/grading.md). Every GoogleTest case becomes
-# its own CTest test (gtest_discover_tests), so a crash costs that test only. Each test writes one
+# its own CTest test (cmake/DiscoverTests.cmake), so a crash costs that test only. Each test writes one
 # result record, <build>/tests/<lab>/results/<test>.json (GoogleTest's JSON output, named by
 # GTEST_OUTPUT in the test's environment; cmake/TestRecords.cmake), which tools/grade.py reads.
 #
@@ -676,15 +676,8 @@ function(_cudalab_test_executable lab kind where budget heavy)
   endif()
   _cudalab_backstop(${budget} light_timeout)
   _cudalab_backstop(${heavy} heavy_timeout)
-  gtest_discover_tests(${exe}
-    TEST_PREFIX "${lab}."
-    TEST_LIST ${exe}_TESTS
-    DISCOVERY_MODE PRE_TEST
-    NO_PRETTY_VALUES
-    DISCOVERY_TIMEOUT 60
-    PROPERTIES TIMEOUT ${light_timeout})
-  # gtest_discover_tests(... PROPERTIES LABELS "a;b") flattens the list and loses all but the
-  # first label, so the labels are set by a second include file that runs after discovery.
+  # Its GoogleTest cases become CTest tests when ctest starts (cmake/DiscoverTests.cmake, in the
+  # generated <exe>_labels.cmake below), with their labels, budgets and result records.
   set(labels "${lab};${kind};${where}")
   set(state "CUDALAB_STATE_DIR=${CMAKE_CURRENT_BINARY_DIR}")
   # Each test's result record (cmake/TestRecords.cmake): GoogleTest writes its JSON output there
@@ -745,6 +738,8 @@ function(_cudalab_test_executable lab kind where budget heavy)
   file(MAKE_DIRECTORY ${results})
   file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${exe}_labels.cmake CONTENT "\
 if(EXISTS \"$<TARGET_FILE:${exe}>\")
+  include([==[${CUDALAB_ROOT}cmake/DiscoverTests.cmake]==])
+  cudalab_discover_tests([==[$<TARGET_FILE:${exe}>]==] \"${lab}.\" ${exe}_TESTS problem)
   if(${exe}_TESTS)
     include([==[${CUDALAB_ROOT}cmake/TestRecords.cmake]==])
     set_tests_properties(\${${exe}_TESTS} PROPERTIES LABELS \"${labels}\" TIMEOUT ${light_timeout})
@@ -752,8 +747,12 @@ if(EXISTS \"$<TARGET_FILE:${exe}>\")
       cudalab_record_file(\"\${t}\" record)
 ${late}      set_tests_properties(\${t} PROPERTIES ENVIRONMENT \"${state};CUDALAB_KERNEL_TIMEOUT=${budget}${poison};GTEST_OUTPUT=json:${results}/\${record}\")
 ${early}    endforeach()
+  else()
+    add_test(${exe}_NOT_BUILT [==[${CMAKE_COMMAND}]==] \"-DWHY=\${problem}\" -P [==[${CUDALAB_ROOT}cmake/NoTests.cmake]==])
+    set_tests_properties(${exe}_NOT_BUILT PROPERTIES LABELS \"${labels}\")
   endif()
 else()
+  add_test(${exe}_NOT_BUILT ${exe}_NOT_BUILT)  # not built: the command does not exist, the test fails
   set_tests_properties(${exe}_NOT_BUILT PROPERTIES LABELS \"${labels}\")
 endif()
 ")

@@ -21,8 +21,11 @@ earns 0. Skipped tests are listed as skipped, never as passed. A GPU test that s
 GPU cannot run it (its reason starts with "not applicable on this GPU:", e.g. a 64-bit index test
 on a card without the memory) is "not applicable": it earns 0 of 0 points, so a correct solution
 on a smaller GPU still gets every point it can be graded on; the course GPU grades the rest.
-A GoogleTest case that started ("[ RUN      ]") counts as passed only if its own "[       OK ]"
-line follows: a process that exits 0 before the test finished (exit() in a lab's code) fails.
+A test that writes a result record (every test binary's and sanitizer check's) counts as passed
+only with this run's record: a process that exits 0 before GoogleTest wrote it (exit() in a lab's
+code, even from a static constructor before any test started) fails. Without a record path, a
+GoogleTest case that started ("[ RUN      ]") counts as passed only if its own "[       OK ]" line
+follows.
 
 Before each ctest run, CTest runs `grade.py --pre-test --junit FILE` (CTEST_CUSTOM_PRE_TEST), which
 moves the previous run's JUnit file to junit.previous.xml: the table after a run is built only from
@@ -281,7 +284,8 @@ def reason_for(status: str, ctest_message: str, output: str, timeout: str = "", 
     """One line that says what happened to a test that did not pass: ctest's word for a timeout or
     a crash, else the reason of its record (@p recorded), else the one its output gives."""
     if status == "not built":
-        return "did not build: the lab's code does not compile or link (see the build output)"
+        m = re.search(r"\[ CUDALAB  \] reason: ([^\n]*)", output)  # a program that lists no tests (cmake/NoTests.cmake)
+        return m.group(1).strip() if m else "did not build: the lab's code does not compile or link (see the build output)"
     if ctest_message == "Timeout":
         return f"timed out{(' after ' + timeout + ' s') if timeout else ''}: an endless loop, a deadlock " \
                "(a __syncthreads() some threads never reach?) or a very slow kernel"
@@ -405,7 +409,14 @@ def grade(junit_text: str | bytes, manifest: dict, labels: dict[str, list[str]],
             status = max(status, record.status, key=("passed", "skipped", "failed").index)
             recorded = record.reason
         reason = "" if status == "passed" else reason_for(status, ctest_message, output, recorded=recorded)
-        if record is None and status == "passed" and f"[ RUN      ] {short}\n" in output \
+        if record is None and status == "passed" and name in records:
+            # GoogleTest writes the record when the process ends normally and the sanitizer checks
+            # always write one: a pass without it ended early
+            # (exit(0) from the lab's code, from a static constructor before any test started, ...).
+            status = "failed"
+            reason = ("the test process exited with status 0 without writing its result record (is exit() or "
+                      "quick_exit() called from the lab's code?)")
+        elif record is None and status == "passed" and f"[ RUN      ] {short}\n" in output \
                 and f"[       OK ] {short} (" not in output:
             status = "failed"
             reason = ("the test process exited with status 0 before the test finished (is exit() or "
@@ -427,6 +438,22 @@ def grade(junit_text: str | bytes, manifest: dict, labels: dict[str, list[str]],
             known = sum(points_for(r.name[len(lab) + 1:], *rules[lab]) if r.status == "not applicable"
                         else r.max_points for r in results if r.lab == lab and r.status != "not built")
             not_built[0].max_points = max(0.0, load_total(labs[lab]["grading"]) - known)
+            continue
+        # The test programs list their tests when ctest starts; the lists are fixed when the tests are
+        # compiled (CI checks that the reference's carry total_points). Tests worth less than that:
+        # something took tests off the list (the lab's code runs first in the program that lists
+        # them), and the missing points are lost, not left out of the total.
+        mine = [n for n, tags in labels.items() if lab in tags]
+        listed = [n for n in mine if n.startswith(lab + ".") and ".SanitizerExhibit." not in n]
+        if not listed or not any(r.lab == lab for r in results) or any(n.endswith("_NOT_BUILT") for n in mine):
+            continue  # a program without its list (not built, or its stand-in) is scored by its own row
+        missing = load_total(labs[lab]["grading"]) - sum(points_for(n[len(lab) + 1:], *rules[lab]) for n in listed)
+        if missing > 1e-9:
+            results.append(Result(
+                f"{lab}.TestList.EveryTestIsListed", lab, "correctness", "host", "failed", 0.0, missing,
+                f"the lab's test programs list tests worth {load_total(labs[lab]['grading']) - missing:g} of its "
+                f"{load_total(labs[lab]['grading']):g} points: tests are missing from the list (does the lab's code "
+                "change what a test program lists?)", source="output"))
     return results
 
 

@@ -414,6 +414,27 @@ SLOW = {"cudalab_reason": "reduceX is too slow: speed-up over base 1.05x, requir
         "perf.2.text": "reduceX: 640 GB/s", "seed": "42"}
 
 
+class TestListTest(unittest.TestCase):
+    """Tests missing from a lab's test list (the lab's code runs first in the program that lists them)."""
+
+    def test_points_missing_from_the_list_are_lost_not_left_out(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "grading.json").write_text(json.dumps(GRADING))
+            manifest = {"labs": [{"name": LAB, "variant": "labs", "grading": str(Path(tmp) / "grading.json")}]}
+            junit = (f'<testsuite name="x" tests="1"><testcase name="{LAB}.Sum.Small" classname="a" time="0.1" '
+                     'status="run"><system-out>[ RUN      ] Sum.Small\n[       OK ] Sum.Small (3 ms)</system-out>'
+                     '</testcase></testsuite>')
+            only_one = {f"{LAB}.Sum.Small": [LAB, "correctness", "host"]}
+            results = grade.grade(junit, manifest, only_one)
+            missing = [r for r in results if r.name.endswith("TestList.EveryTestIsListed")]
+            self.assertEqual(len(missing), 1)
+            self.assertEqual((missing[0].status, missing[0].points, missing[0].max_points), ("failed", 0.0, 28.0))
+            self.assertIn("worth 2 of its 30 points", missing[0].reason)
+            # tests worth all 30 points listed: nothing is missing
+            full = dict(only_one, **{f"{LAB}.Sum.Extra{i}": [LAB, "correctness", "gpu"] for i in range(14)})
+            self.assertFalse([r for r in grade.grade(junit, manifest, full) if "TestList" in r.name])
+
+
 class RecordTest(unittest.TestCase):
     """The result records (<build>/tests/<lab>/results/<test>.json) and where the grade step falls
     back to the test's output."""
@@ -503,7 +524,11 @@ class RecordTest(unittest.TestCase):
         self.write("Perf.Slow", record("Perf.Slow", failures=["x.cu:3\nslow"], **SLOW))  # this run's
         results = self.grade(junit)
         self.assertEqual(results[f"{LAB}.Sum.Large"].reason, "reduceX: wrong result at index 3: expected 5, got 7")
-        self.assertEqual((results[f"{LAB}.Sum.Small"].status, results[f"{LAB}.Sum.Small"].source), ("passed", "output"))
+        # ctest says passed, but this run wrote no record: the process ended early (exit(0) from the
+        # lab's code, perhaps before any test started), so it fails
+        small = results[f"{LAB}.Sum.Small"]
+        self.assertEqual((small.status, small.points, small.source), ("failed", 0.0, "output"))
+        self.assertIn("without writing its result record", small.reason)
         self.assertEqual(results[f"{LAB}.Perf.Slow"].source, "record")
         self.assertIsNone(grade.read_record(self.records[f"{LAB}.Sum.Large"], "Sum.Large", time.time() - 60))
 
@@ -514,6 +539,16 @@ class RecordTest(unittest.TestCase):
         self.assertIsNone(grade.read_record(path, "Sum.Large"))
         self.assertIsNone(grade.read_record(self.root / "none.json", "Sum.Large"))
         self.assertEqual(self.grade()[f"{LAB}.Sum.Large"].source, "output")
+
+    def test_a_pass_without_its_record_fails_even_without_a_run_line(self):
+        # exit(0) from a static constructor of the lab's code: no "[ RUN      ]" line, no record
+        self.records[f"{LAB}.Sum.Small"] = self.root / "results" / "never-written.json"
+        r = self.grade()[f"{LAB}.Sum.Small"]
+        self.assertEqual((r.status, r.points), ("failed", 0.0))
+        self.assertIn("without writing its result record", r.reason)
+        # a test without a record path (none in its environment) keeps ctest's word
+        del self.records[f"{LAB}.Sum.Small"]
+        self.assertEqual(self.grade()[f"{LAB}.Sum.Small"].status, "passed")
 
     def test_parameterised_names(self):
         path = self.write("Big/Sum.Huge/3", record("Big/Sum.Huge/3"))

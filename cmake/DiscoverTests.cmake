@@ -1,0 +1,80 @@
+# A test program's GoogleTest cases as CTest tests, read when ctest starts (included by each test
+# program's generated <program>_labels.cmake; see _cudalab_test_executable in CudaLab.cmake).
+#
+# cudalab_discover_tests(<program> <prefix> <list-var> <problem-var>) lists the program's tests
+# (--gtest_list_tests, again only after the program was rebuilt: the listing is kept beside it in
+# <program>.tests.txt) and adds one CTest test per case, "<prefix><Suite>.<Test>", which runs that
+# case alone (--gtest_filter) and counts as skipped when GoogleTest says so. <list-var> gets the
+# test names. Where the program cannot list its tests, or lists none, <problem-var> gets the
+# reason and no test is added: the lab's code runs before any test can (a global variable whose
+# constructor crashes or ends the process), and the caller adds the failing stand-in instead.
+# This is what CMake's gtest_discover_tests does, except that a program that cannot list its tests
+# stops the whole ctest run there (an error while reading the test list), for every lab.
+function(cudalab_discover_tests program prefix list_var problem_var)
+  set(${list_var} "" PARENT_SCOPE)
+  set(${problem_var} "" PARENT_SCOPE)
+  set(cache "${program}.tests.txt")
+  set(failed "${program}.tests-problem.txt")
+  if(EXISTS "${cache}" AND NOT "${program}" IS_NEWER_THAN "${cache}")
+    file(READ "${cache}" listing)
+  elseif(EXISTS "${failed}" AND NOT "${program}" IS_NEWER_THAN "${failed}")
+    file(READ "${failed}" problem)  # this build could not list its tests before: not again (60 s each)
+    set(${problem_var} "${problem}" PARENT_SCOPE)
+    return()
+  else()
+    file(REMOVE "${cache}" "${failed}")
+    # The whole list, whatever GTEST_FILTER the caller's environment holds (put back afterwards).
+    set(had_filter FALSE)
+    if(DEFINED ENV{GTEST_FILTER})
+      set(had_filter TRUE)
+      set(filter "$ENV{GTEST_FILTER}")
+      unset(ENV{GTEST_FILTER})
+    endif()
+    execute_process(COMMAND "${program}" --gtest_list_tests
+                    OUTPUT_VARIABLE listing ERROR_VARIABLE errors RESULT_VARIABLE rc TIMEOUT 60)
+    if(had_filter)
+      set(ENV{GTEST_FILTER} "${filter}")
+    endif()
+    if(NOT rc EQUAL 0)
+      string(REGEX MATCH "[^\n]+" first "${errors}")
+      if(first)
+        set(rc "${rc}: ${first}")
+      endif()
+      set(problem "${program} cannot list its tests (${rc}): does the lab's code crash when the program \
+starts (in the constructor of a global variable)?")
+      if(rc MATCHES "^[0-9]+(:|$)" OR rc MATCHES "^Subprocess aborted|^Segmentation")
+        # a definite outcome of this build (not a timeout or a program that could not start): kept
+        file(WRITE "${failed}.tmp" "${problem}")
+        file(RENAME "${failed}.tmp" "${failed}")
+      endif()
+      set(${problem_var} "${problem}" PARENT_SCOPE)
+      return()
+    endif()
+    file(WRITE "${cache}.tmp" "${listing}")
+    file(RENAME "${cache}.tmp" "${cache}")
+  endif()
+  get_filename_component(dir "${program}" DIRECTORY)
+  string(REPLACE ";" "" listing "${listing}")  # never in a test name; a list separator here
+  string(REPLACE "\n" ";" lines "${listing}")
+  set(suite "")
+  set(tests "")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^([^ #]+)[.]( +#.*)?$")
+      set(suite "${CMAKE_MATCH_1}")
+    elseif(suite AND line MATCHES "^  ([^ #]+)( +#.*)?$")
+      set(test "${CMAKE_MATCH_1}")
+      set(name "${prefix}${suite}.${test}")
+      add_test("${name}" "${program}" "--gtest_filter=${suite}.${test}" --gtest_also_run_disabled_tests)
+      set_tests_properties("${name}" PROPERTIES WORKING_DIRECTORY "${dir}" SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+      if(suite MATCHES "^DISABLED_" OR test MATCHES "^DISABLED_")
+        set_tests_properties("${name}" PROPERTIES DISABLED TRUE)  # as gtest_discover_tests: listed, not run
+      endif()
+      list(APPEND tests "${name}")
+    endif()
+  endforeach()
+  if(NOT tests)
+    set(${problem_var} "${program} lists no tests: does the lab's code end the process when the program starts \
+(exit() in the constructor of a global variable)?" PARENT_SCOPE)
+  endif()
+  set(${list_var} "${tests}" PARENT_SCOPE)
+endfunction()
