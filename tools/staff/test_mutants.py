@@ -347,6 +347,10 @@ class RecordTest(unittest.TestCase):
             self.assertIsNone(mutants.host_took_points({"tests": tests}, "ch01_lab"), tests)
         self.assertIs(mutants.host_took_points({"tests": [test("gpu", "skipped"), host_fail]}, "ch01_lab"), host_fail)
         self.assertIsNone(mutants.host_took_points(None, "ch01_lab"))
+        # a host program that built but could not list its tests (the lab's code ended it first): a kill
+        unlisted = dict(test("host", "not built"), reason="ch01_lab_correctness_host cannot list its tests (Subprocess "
+                        "aborted): does the lab's code crash when the program starts (...)?")
+        self.assertIs(mutants.host_took_points({"tests": [unlisted]}, "ch01_lab"), unlisted)
 
     def state(self, name):
         lab = "ch01_lab"
