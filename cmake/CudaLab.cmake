@@ -802,7 +802,7 @@ function(cudalab_add_lab lab)
   cudalab_host_ub_checks(${lab})
   if(CMAKE_NM)  # no redefinitions of the runtime's or the tests' functions (cmake/CheckLabSymbols.cmake)
     add_custom_command(TARGET ${lab} POST_BUILD VERBATIM
-      COMMAND ${CMAKE_COMMAND} -DARCHIVE=$<TARGET_FILE:${lab}> -DNM=${CMAKE_NM}
+      COMMAND ${CMAKE_COMMAND} -DARCHIVE=$<TARGET_FILE:${lab}> -DNM=${CMAKE_NM} -DOBJDUMP=${CMAKE_OBJDUMP}
               -DSOURCE_DIR=${CUDALAB_ROOT}${variant}/${lab} -P ${CUDALAB_ROOT}cmake/CheckLabSymbols.cmake)
   endif()
   target_include_directories(${lab} PUBLIC ${CUDALAB_LABS_DIR}/${lab})

@@ -308,12 +308,13 @@ def host_took_points(summary: dict | None, lab: str) -> dict | None:
     """The first of the lab's host tests (they need no GPU) that built, ran and failed with points
     at stake: a wrong mutant it catches loses points on any machine. A host test program that built
     but could not list its tests (the lab's code crashed or ended the process when it started,
-    cmake/DiscoverTests.cmake) counts too. None if there is none."""
+    cmake/DiscoverTests.cmake) counts too, as does a lab library that compiled but was refused for
+    the symbols it uses (cmake/CheckLabSymbols.cmake). None if there is none."""
     for t in (summary or {}).get("tests", []):
         if t.get("lab") != lab or t.get("where") != "host" or t.get("max_points", 0) <= 0:
             continue
         if t.get("status") == "failed" or (t.get("status") == "not built" and re.search(
-                r"cannot list its tests|lists no tests", t.get("reason", ""))):
+                r"cannot list its tests|lists no tests|CheckLabSymbols\.cmake says why", t.get("reason", ""))):
             return t
     return None
 

@@ -351,6 +351,9 @@ class RecordTest(unittest.TestCase):
         unlisted = dict(test("host", "not built"), reason="ch01_lab_correctness_host cannot list its tests (Subprocess "
                         "aborted): does the lab's code crash when the program starts (...)?")
         self.assertIs(mutants.host_took_points({"tests": [unlisted]}, "ch01_lab"), unlisted)
+        refused = dict(test("host", "not built"), reason="did not build: lab.cu: error: calls fopen: the lab's code may "
+                       "not ... (the tests run it, cmake/CheckLabSymbols.cmake says why)")
+        self.assertIs(mutants.host_took_points({"tests": [refused]}, "ch01_lab"), refused)
 
     def state(self, name):
         lab = "ch01_lab"
