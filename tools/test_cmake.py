@@ -11,7 +11,11 @@ scripts and projects, without a GPU and without configuring the whole repository
 * the generated CTestCustom.cmake: a plain `ctest` right after a graded one prints no stale table;
 * SERIAL_TESTS: a correctness test that times kernels (or sizes its data from the free GPU memory)
   and is not declared stops the configure with the line to add; a declared test is used;
-* the file name of a test's result record (cmake/TestRecords.cmake): %XX for every other byte.
+* the file name of a test's result record (cmake/TestRecords.cmake): %XX for every other byte;
+* SanitizeAll (cmake/RunSanitizer.cmake, with a stand-in sanitizer): a test program that exits 0
+  without writing its tests' results fails; one whose tests ran passes;
+* cmake/CheckLabSymbols.cmake: a lab library that reads the environment, opens files or makes a
+  system call of its own is refused with the file and the symbol; a plain one passes.
 """
 import json
 import os
@@ -347,6 +351,95 @@ class SerialTestsTest(unittest.TestCase):
         rc, out = self.serial_for('"Timed;Elsewhere.Test"')
         self.assertEqual(rc, 0, out)
         self.assertIn("serial: [Timed]", out)
+
+
+FAKE_SANITIZER = """#!/bin/sh
+# a stand-in for compute-sanitizer: drops its options, runs the program, finds nothing
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --tool|--kernel-name|--error-exitcode|--report-api-errors|--check-api-memory-access|--racecheck-report) shift 2 ;;
+    --*) shift ;;
+    *) break ;;
+  esac
+done
+echo "========= COMPUTE-SANITIZER"
+"$@"; rc=$?
+echo "========= ERROR SUMMARY: 0 errors"
+exit $rc
+"""
+
+
+@unittest.skipUnless(CMAKE and os.name == "posix", "cmake and a POSIX shell needed")
+class SanitizeAllRecordTest(unittest.TestCase):
+    """A SanitizeAll check passes only when the lab's tests ran under the sanitizer and wrote results."""
+
+    def check(self, program_body):
+        with tempfile.TemporaryDirectory() as tmp:
+            t = Path(tmp)
+            (t / "sanitizer").write_text(FAKE_SANITIZER)
+            (t / "program").write_text("#!/bin/sh\n[ \"$1\" = --cudalab-probe ] && exit 0\n" + program_body)
+            for f in ("sanitizer", "program"):
+                (t / f).chmod(0o755)
+            (t / "results").mkdir()
+            env = dict(os.environ, GTEST_OUTPUT=f"json:{t / 'results' / 'r.json'}")
+            rc, out = run([CMAKE, f"-DSANITIZER={t / 'sanitizer'}", "-DTOOL=memcheck", f"-DEXE={t / 'program'}",
+                           "-DKERNELS=k1", "-DNAME=SanitizeAll.memcheck", "-P",
+                           str(ROOT / "cmake" / "RunSanitizer.cmake")], env=env)
+            record = json.loads((t / "results" / "r.json").read_text())
+        return rc, out, record["testsuites"][0]["testsuite"][0]
+
+    def test_exit_zero_without_results_fails(self):
+        rc, out, case = self.check("exit 0\n")
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn("wrote no results", case.get("cudalab_reason", ""))
+
+    def test_tests_that_ran_pass(self):
+        rc, out, case = self.check('f=${GTEST_OUTPUT#json:}\n'
+                                   'echo \'{"tests": 2, "failures": 0, "testsuites": []}\' > "$f"\nexit 0\n')
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("failures", case)
+
+
+NVCC = shutil.which("nvcc")
+
+
+@unittest.skipUnless(CMAKE and NVCC and shutil.which("nm") and shutil.which("objdump") and shutil.which("ar"),
+                     "cmake, nvcc and binutils needed")
+class LabSymbolsTest(unittest.TestCase):
+    """cmake/CheckLabSymbols.cmake on small lab libraries compiled with nvcc."""
+
+    def check(self, source):
+        with tempfile.TemporaryDirectory() as tmp:
+            t = Path(tmp)
+            (t / "lab.cu").write_text(source)
+            rc, out = run([NVCC, "-c", "-o", str(t / "lab.cu.o"), str(t / "lab.cu")], timeout=300)
+            self.assertEqual(rc, 0, out)
+            rc, out = run(["ar", "rc", str(t / "liblab.a"), str(t / "lab.cu.o")])
+            self.assertEqual(rc, 0, out)
+            return run([CMAKE, f"-DARCHIVE={t / 'liblab.a'}", "-DNM=nm", "-DOBJDUMP=objdump", "-DSOURCE_DIR=labs/x",
+                        "-P", str(ROOT / "cmake" / "CheckLabSymbols.cmake")])
+
+    def test_reaching_past_the_tests_is_refused_plain_code_is_not(self):
+        rc, out = self.check(textwrap.dedent("""\
+            #include <cstdio>
+            #include <cstdlib>
+            #include <fstream>
+            __global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }
+            void launch(int *p) { k<<<1, 32>>>(p); std::printf("launched\\n"); }
+            const char *where() { return std::getenv("GTEST_OUTPUT"); }
+            void forge(const char *path) { std::ofstream(path) << "{}"; if (std::FILE *f = std::fopen(path, "w")) std::fclose(f); }
+            long raw(long n) { long r; asm volatile("syscall" : "=a"(r) : "a"(n) : "rcx", "r11", "memory"); return r; }
+            """))
+        self.assertNotEqual(rc, 0, out)
+        for needle in ("labs/x/lab.cu: error: calls getenv", "error: calls fopen", "error: uses std::basic_ofstream",
+                       "makes a system call of its own (syscall"):
+            self.assertIn(needle, out)
+        rc, out = self.check(textwrap.dedent("""\
+            #include <cstdio>
+            __global__ void k(int *p) { unsigned s; asm("mov.u32 %0, %%smid;" : "=r"(s)); p[threadIdx.x] = s; }
+            void launch(int *p) { k<<<1, 32>>>(p); std::printf("launched\\n"); }
+            """))
+        self.assertEqual(rc, 0, out)
 
 
 if __name__ == "__main__":
