@@ -665,6 +665,7 @@ function(_cudalab_test_executable lab kind where budget heavy)
   _cudalab_thresholds_objects(${lab} thresholds)
   add_executable(${exe} ${ARGN} ${thresholds})
   cudalab_cuda_target(${exe})
+  _cudalab_build_through_launcher(${lab} ${exe})
   # The host-only test files (.cpp: GoogleTest bodies, set-up, small loops) build about 30 % faster
   # at -O1 than at -O3. The lab's code, the checkers and CPU references in <lab>_tests_support
   # (where the heavy host work is), and all device code keep the build type's flags.
@@ -736,10 +737,18 @@ function(_cudalab_test_executable lab kind where budget heavy)
     set(early "      list(APPEND cudalab_early_${lab} \"\${t}\")\n")
   endif()
   file(MAKE_DIRECTORY ${results})
+  set(source_args "")
+  foreach(source IN LISTS _cudalab_lab_sources)
+    string(APPEND source_args " [==[${source}]==]")
+  endforeach()
   file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${exe}_labels.cmake CONTENT "\
-if(EXISTS \"$<TARGET_FILE:${exe}>\")
-  include([==[${CUDALAB_ROOT}cmake/DiscoverTests.cmake]==])
+include([==[${CUDALAB_ROOT}cmake/DiscoverTests.cmake]==])
+cudalab_program_problem([==[$<TARGET_FILE:${exe}>]==] [==[${CMAKE_CURRENT_BINARY_DIR}]==] [==[${CMAKE_BINARY_DIR}]==] problem${source_args})
+set(${exe}_TESTS \"\")
+if(NOT problem)
   cudalab_discover_tests([==[$<TARGET_FILE:${exe}>]==] \"${lab}.\" ${exe}_TESTS problem)
+endif()
+if(NOT problem)
   if(${exe}_TESTS)
     include([==[${CUDALAB_ROOT}cmake/TestRecords.cmake]==])
     set_tests_properties(\${${exe}_TESTS} PROPERTIES LABELS \"${labels}\" TIMEOUT ${light_timeout})
@@ -747,17 +756,29 @@ if(EXISTS \"$<TARGET_FILE:${exe}>\")
       cudalab_record_file(\"\${t}\" record)
 ${late}      set_tests_properties(\${t} PROPERTIES ENVIRONMENT \"${state};CUDALAB_KERNEL_TIMEOUT=${budget}${poison};GTEST_OUTPUT=json:${results}/\${record}\")
 ${early}    endforeach()
-  else()
-    add_test(${exe}_NOT_BUILT [==[${CMAKE_COMMAND}]==] \"-DWHY=\${problem}\" -P [==[${CUDALAB_ROOT}cmake/NoTests.cmake]==])
-    set_tests_properties(${exe}_NOT_BUILT PROPERTIES LABELS \"${labels}\")
   endif()
-else()
-  add_test(${exe}_NOT_BUILT ${exe}_NOT_BUILT)  # not built: the command does not exist, the test fails
+endif()
+if(problem)
+  add_test(${exe}_NOT_BUILT [==[${CMAKE_COMMAND}]==] \"-DWHY=\${problem}\" -P [==[${CUDALAB_ROOT}cmake/NoTests.cmake]==])
   set_tests_properties(${exe}_NOT_BUILT PROPERTIES LABELS \"${labels}\")
 endif()
 ")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES
                ${CMAKE_CURRENT_BINARY_DIR}/${exe}_labels.cmake)
+endfunction()
+
+# _cudalab_build_through_launcher(<lab> <target>): <target> compiles (the lab's library) or links
+# (a program or shared library that uses the lab) through cmake/LabBuild.cmake.
+function(_cudalab_build_through_launcher lab target)
+  get_property(args GLOBAL PROPERTY CUDALAB_BUILD_LAUNCHER_${lab})
+  get_target_property(type ${target} TYPE)
+  if(target STREQUAL lab)
+    set_target_properties(${target} PROPERTIES CUDA_COMPILER_LAUNCHER "${CMAKE_COMMAND};-DMODE=compile;${args}")
+  endif()
+  if(NOT type STREQUAL "STATIC_LIBRARY" AND NOT type STREQUAL "OBJECT_LIBRARY")
+    set_target_properties(${target} PROPERTIES CUDA_LINKER_LAUNCHER "${CMAKE_COMMAND};-DMODE=link;${args}"
+                                               CXX_LINKER_LAUNCHER "${CMAKE_COMMAND};-DMODE=link;${args}")
+  endif()
 endfunction()
 
 function(cudalab_add_lab lab)
@@ -796,8 +817,20 @@ function(cudalab_add_lab lab)
   endforeach()
   message(STATUS "cuda-labs: ${lab}: ${variant}")
 
+  # A grade is of the code on disk (cmake/LabBuild.cmake): the lab's sources compile through a
+  # launcher that lets the build go on past a compile error, and every program that uses the lab
+  # links through one that removes a program that does not link and stamps one that does with the
+  # sources it was built from. When ctest starts, a program that is missing or was built from
+  # other sources is replaced by a failing row with the reason (cudalab_program_problem).
+  list(JOIN sources "|" joined)
+  set(_cudalab_lab_sources ${sources})  # read by _cudalab_test_executable
+  set_property(GLOBAL PROPERTY CUDALAB_BUILD_LAUNCHER_${lab} -DSTATE=${CMAKE_CURRENT_BINARY_DIR} "-DSOURCES=${joined}"
+               -P ${CUDALAB_ROOT}cmake/LabBuild.cmake --)
+  set_property(GLOBAL PROPERTY CUDALAB_SOURCES_${lab} ${sources})
+
   # The student's code: one library per lab, its header directory public.
   add_library(${lab} STATIC ${sources})
+  _cudalab_build_through_launcher(${lab} ${lab})
   cudalab_cuda_target(${lab})
   cudalab_host_ub_checks(${lab})
   if(CMAKE_NM)  # no redefinitions of the runtime's or the tests' functions (cmake/CheckLabSymbols.cmake)
@@ -916,10 +949,37 @@ const std::vector<std::string> &technique::generated::student_ptx() {
   # the previous run, adds the sanitizer checks, and orders the lab's tests that run alone after
   # its other GPU correctness tests.
   _cudalab_backstop(${ARG_PERF_TIMEOUT} heavy_timeout)
+  set(source_args "")
+  foreach(source IN LISTS sources)
+    string(APPEND source_args " [==[${source}]==]")
+  endforeach()
   set(lab_tests "\
 # Generated by cmake/CudaLab.cmake: ${lab}'s sanitizer checks and test order -- do not edit.
 file(REMOVE [==[${CMAKE_CURRENT_BINARY_DIR}/lab-hung.txt]==])
+include([==[${CUDALAB_ROOT}cmake/DiscoverTests.cmake]==])
 ")
+  # The sanitizer checks run a program of the lab too: never one built from other sources.
+  set(sanitizer_programs "")
+  if(ARG_SANITIZER_DRIVER)
+    list(APPEND sanitizer_programs ${lab}_sanitize)
+  endif()
+  if(ARG_GPU_TESTS)
+    list(APPEND sanitizer_programs ${lab}_correctness_gpu)
+  endif()
+  foreach(program IN LISTS sanitizer_programs)
+    string(APPEND lab_tests "\
+cudalab_program_problem([==[$<TARGET_FILE:${program}>]==] [==[${CMAKE_CURRENT_BINARY_DIR}]==] [==[${CMAKE_BINARY_DIR}]==] \
+cudalab_problem_${program}${source_args})
+")
+  endforeach()
+  if(ARG_SANITIZER_DRIVER)
+    string(APPEND lab_tests "\
+if(cudalab_problem_${lab}_sanitize)
+  add_test(${lab}_sanitize_NOT_BUILT [==[${CMAKE_COMMAND}]==] \"-DWHY=\${cudalab_problem_${lab}_sanitize}\" -P [==[${CUDALAB_ROOT}cmake/NoTests.cmake]==])
+  set_tests_properties(${lab}_sanitize_NOT_BUILT PROPERTIES LABELS \"${lab};correctness;gpu;sanitizer\")
+endif()
+")
+  endif()
 
   if(ARG_SANITIZER_DRIVER)
     find_program(CUDALAB_COMPUTE_SANITIZER compute-sanitizer
@@ -927,6 +987,7 @@ file(REMOVE [==[${CMAKE_CURRENT_BINARY_DIR}/lab-hung.txt]==])
     set(driver ${lab}_sanitize)
     add_executable(${driver} ${ARG_SANITIZER_DRIVER})
     cudalab_cuda_target(${driver})
+    _cudalab_build_through_launcher(${lab} ${driver})
     if(ARG_SEPARABLE)
       set_target_properties(${driver} PROPERTIES CUDA_SEPARABLE_COMPILATION ON)
     endif()
@@ -947,7 +1008,8 @@ file(REMOVE [==[${CMAKE_CURRENT_BINARY_DIR}/lab-hung.txt]==])
       # on them. Run by ctest as: cmake -D... -P RunSanitizer.cmake.
       string(REGEX REPLACE "^${lab}[.]" "" short "${name}")
       cudalab_record_file("${name}" record)  # written by RunSanitizer.cmake
-      string(APPEND lab_tests "add_test([==[${name}]==] [==[${CMAKE_COMMAND}]==]
+      string(APPEND lab_tests "if(NOT cudalab_problem_${driver})
+add_test([==[${name}]==] [==[${CMAKE_COMMAND}]==]
          [==[-DSANITIZER=${CUDALAB_COMPUTE_SANITIZER}]==] [==[-DTOOL=${tool}]==]
          [==[-DEXE=$<TARGET_FILE:${driver}>]==] [==[-DCASE=${case}]==] [==[-DEXPECT=${expect}]==]
          [==[-DNAME=${short}]==] -P [==[${CUDALAB_ROOT}cmake/RunSanitizer.cmake]==])
@@ -955,6 +1017,7 @@ set_tests_properties([==[${name}]==] PROPERTIES LABELS \"${lab};correctness;gpu;
   SKIP_REGULAR_EXPRESSION [==[\\[ CUDALAB  \\] skipped:]==] TIMEOUT ${heavy_timeout} PROCESSORS 2
   ENVIRONMENT \"CUDALAB_STATE_DIR=${CMAKE_CURRENT_BINARY_DIR};CUDALAB_KERNEL_TIMEOUT=${ARG_PERF_TIMEOUT};GTEST_OUTPUT=json:${CMAKE_CURRENT_BINARY_DIR}/results/${record}\")
 list(APPEND cudalab_late_${lab} [==[${name}]==])
+endif()
 ")
     endforeach()
   endif()
@@ -1017,7 +1080,8 @@ list(APPEND cudalab_late_${lab} [==[${name}]==])
       if(ARG_PERF_TIMEOUT EQUAL 0)
         set(ctest_timeout 1500)
       endif()
-      string(APPEND lab_tests "add_test([==[${name}]==] [==[${CMAKE_COMMAND}]==]
+      string(APPEND lab_tests "if(NOT cudalab_problem_${lab}_correctness_gpu)
+add_test([==[${name}]==] [==[${CMAKE_COMMAND}]==]
          [==[-DSANITIZER=${CUDALAB_COMPUTE_SANITIZER}]==] [==[-DTOOL=${tool}]==]
          [==[-DEXE=$<TARGET_FILE:${lab}_correctness_gpu>]==] [==[-DKERNELS=${kernel_arg}]==]
          [==[-DGTEST_FILTER=${filter}]==] [==[-DTOTAL=${total}]==]
@@ -1026,6 +1090,7 @@ set_tests_properties([==[${name}]==] PROPERTIES LABELS \"${lab};correctness;gpu;
   SKIP_REGULAR_EXPRESSION [==[\\[ CUDALAB  \\] skipped:]==] TIMEOUT ${ctest_timeout} PROCESSORS 2
   ENVIRONMENT \"CUDALAB_STATE_DIR=${CMAKE_CURRENT_BINARY_DIR};CUDALAB_KERNEL_TIMEOUT=${ARG_PERF_TIMEOUT};GTEST_OUTPUT=json:${CMAKE_CURRENT_BINARY_DIR}/results/${record}\")
 list(APPEND cudalab_late_${lab} [==[${name}]==])
+endif()
 ")
     endforeach()
   endif()
@@ -1046,6 +1111,7 @@ endif()
   if(ARG_DEMO)
     add_executable(${lab}_demo ${CUDALAB_LABS_DIR}/${lab}/${ARG_DEMO})
     cudalab_cuda_target(${lab}_demo)
+    _cudalab_build_through_launcher(${lab} ${lab}_demo)
     if(ARG_SEPARABLE)
       set_target_properties(${lab}_demo PROPERTIES CUDA_SEPARABLE_COMPILATION ON)
     endif()
@@ -1075,6 +1141,7 @@ function(cudalab_add_ncu_target lab source)
   _cudalab_thresholds_objects(${lab} thresholds)
   add_executable(${target} ${source} ${thresholds})
   cudalab_cuda_target(${target})
+  _cudalab_build_through_launcher(${lab} ${target})
   target_link_libraries(${target} PRIVATE ${lab}_tests_support)
   find_program(CUDALAB_NCU ncu HINTS ${CUDAToolkit_BIN_DIR} /usr/local/cuda/bin)
   set(ncu "")

@@ -75,11 +75,16 @@ function(_cudalab_ptx lab source rdc out)
   endif()
   file(GLOB headers ${CUDALAB_LABS_DIR}/${lab}/*.cuh ${CUDALAB_LABS_DIR}/${lab}/*.h ${CUDALAB_LABS_DIR}/${lab}/*.hpp)
   set(ptx ${CMAKE_CURRENT_BINARY_DIR}/${lab}_student.ptx)
+  # Through the lab's build launcher (cmake/LabBuild.cmake): a source that does not compile lets
+  # the build go on (the lab's own compile reports it and scores the lab).
+  get_property(launcher GLOBAL PROPERTY CUDALAB_BUILD_LAUNCHER_${lab})
+  get_filename_component(name ${source} NAME)
   add_custom_command(OUTPUT ${ptx}
-    COMMAND ${CMAKE_CUDA_COMPILER} ${flags} -I${CUDALAB_LABS_DIR}/${lab} -I${CUDALAB_ROOT}common/include
+    COMMAND ${CMAKE_COMMAND} -DMODE=compile -DMARKER=lab-ptx-error.txt ${launcher}
+            ${CMAKE_CUDA_COMPILER} ${flags} -I${CUDALAB_LABS_DIR}/${lab} -I${CUDALAB_ROOT}common/include
             ${source} -o ${ptx}
-    DEPENDS ${source} ${headers}
-    COMMENT "${lab}: the student's ${file} as PTX (checks of the compiled code)" VERBATIM)
+    DEPENDS ${source} ${headers} ${CUDALAB_ROOT}cmake/LabBuild.cmake
+    COMMENT "${lab}: the student's ${name} as PTX (checks of the compiled code)" VERBATIM)
   add_custom_target(${lab}_ptx_${stem} DEPENDS ${ptx})
   add_dependencies(${lab}_correctness_host ${lab}_ptx_${stem})
   if(NOT done)

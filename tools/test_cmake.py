@@ -14,6 +14,10 @@ scripts and projects, without a GPU and without configuring the whole repository
 * the file name of a test's result record (cmake/TestRecords.cmake): %XX for every other byte;
 * SanitizeAll (cmake/RunSanitizer.cmake, with a stand-in sanitizer): a test program that exits 0
   without writing its tests' results fails; one whose tests ran passes;
+* cmake/LabBuild.cmake and cudalab_program_problem (a grade is of the code on disk): a source that
+  does not compile ends the build step with status 0, its first error kept and an empty object in
+  its place; a program that does not link is removed; a program built from other sources than
+  those on disk, or missing, is refused with the reason when ctest starts;
 * cmake/CheckLabSymbols.cmake: a lab library that reads the environment, opens files or makes a
   system call of its own is refused with the file and the symbol; a plain one passes.
 """
@@ -444,3 +448,68 @@ class LabSymbolsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(CMAKE, "cmake not found")
+class CodeOnDiskTest(unittest.TestCase):
+    """cmake/LabBuild.cmake (the launcher) with a stand-in compiler, and cudalab_program_problem."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = Path(self.tmp.name)
+        self.source = self.root / "lab.cu"
+        self.source.write_text("int ok;\n")
+        # The stand-in compiler and linker: fails when its input says "broken", else copies it to -o.
+        self.tool = self.root / "tool.sh"
+        self.tool.write_text("#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in -o) out=$2; shift;; *) in=$1;; esac; shift; done\n"
+                             "if grep -q broken \"$in\"; then echo \"$in(3): error: expected a ';'\" >&2; exit 2; fi\n"
+                             "cp \"$in\" \"$out\"\n")
+        self.tool.chmod(0o755)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def launch(self, mode, src, out):
+        return run([CMAKE, f"-DMODE={mode}", f"-DSTATE={self.root}", f"-DSOURCES={self.source}", "-P",
+                    str(ROOT / "cmake" / "LabBuild.cmake"), "--", str(self.tool), str(src), "-o", str(out)])
+
+    def problem(self, program):
+        script = self.root / "problem.cmake"
+        script.write_text(f"include([==[{ROOT / 'cmake' / 'DiscoverTests.cmake'}]==])\n"
+                          f"cudalab_program_problem([==[{program}]==] [==[{self.root}]==] [==[/b]==] why [==[{self.source}]==])\n"
+                          "message(\"WHY=${why}\")\n")
+        rc, out = run([CMAKE, "-P", str(script)])
+        self.assertEqual(rc, 0, out)
+        return out.split("WHY=", 1)[1].strip()
+
+    def test_a_grade_is_of_the_code_on_disk(self):
+        obj, program = self.root / "lab.o", self.root / "program"
+        rc, out = self.launch("compile", self.source, obj)
+        self.assertEqual((rc, obj.read_text()), (0, "int ok;\n"), out)
+        rc, out = self.launch("link", obj, program)
+        self.assertEqual(rc, 0, out)
+        self.assertTrue((self.root / "program.built-from").exists())
+        self.assertEqual(self.problem(program), "")
+        # Edited after the build: refused until it is built again.
+        self.source.write_text("int ok = 1;\n")
+        self.assertIn("built from an older version", self.problem(program))
+        # Does not compile: the build goes on (status 0) with an empty object, the error is kept.
+        self.source.write_text("broken\n")
+        rc, out = self.launch("compile", self.source, obj)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("error: expected a ';'", out)
+        self.assertIn("Compiled in place of a lab source", obj.read_text())
+        self.assertIn("did not compile in the last build: " + str(self.source) + "(3): error: expected a '\u037e'",
+                      self.problem(program))
+        # A program that does not link is removed, never kept from an earlier build.
+        broken = self.root / "broken.o"
+        broken.write_text("broken\n")
+        rc, out = self.launch("link", broken, program)
+        self.assertEqual(rc, 0, out)
+        self.assertFalse(program.exists())
+        self.source.write_text("int ok = 2;\n")
+        rc, out = self.launch("compile", self.source, obj)  # compiles again: the marker goes
+        self.assertEqual(rc, 0, out)
+        self.assertIn("could not be linked with the lab's code: " + str(broken) + "(3): error", self.problem(program))
+        rc, out = self.launch("link", obj, program)
+        self.assertEqual((rc, self.problem(program)), (0, ""), out)
