@@ -1,24 +1,37 @@
-# cmake -DARCHIVE=<lib> -DNM=<nm> [-DOBJDUMP=<objdump>] -DSOURCE_DIR=<dir of the lab's sources>
+# cmake -DOBJECTS=<object>|<object>... -DLIBRARY=<lab's shared library> -DNM=<nm> [-DOBJDUMP=<objdump>]
+#       [-DREADELF=<readelf>] -DSOURCE_DIR=<dir of the lab's sources> -DSTATE=<lab's build dir>
 #       -P CheckLabSymbols.cmake
 #
-# Run after a lab's library is built: the student's code may define its own functions and kernels,
-# but not functions of the CUDA runtime or driver, of the tests (cudalab::, GoogleTest's testing::),
-# main() or the launch recorder's wrappers, and it may not call GoogleTest: a static link would
-# let such a definition replace the real one inside the tests (a cudaMemcpy that fakes results, an
-# expect_speedup that never fails, a GTEST_SKIP that hides a test).
+# Run after a lab's shared library is linked. What the lab's code may DEFINE is an allowlist, kept
+# by the link itself: the library exports only the names its header declares (a version script,
+# cudalab_add_lab), so a definition of anything else, weak or strong (a libc function such as
+# fputs, a CUDA runtime entry point, a GoogleTest or harness function), stays inside the library:
+# the tests, GoogleTest, libc and the runtime always reach their own. This script checks that the
+# library exports nothing else, and what the link cannot keep out:
 #
-# It runs inside the test programs, so it may not reach what grades it either: read the
-# environment (where each test's result record goes), open, write, rename or re-date files (a
-# forged record), start programs, load libraries, install signal handlers or make system calls
-# of its own (the raw `syscall` instruction too, found in its disassembly with OBJDUMP). No lab
-# needs any of them: a kernel, its launcher and a model of the hardware compute and return.
-# A violation fails the build of that lab, with the file and the symbol, so the lab scores
-# "did not build" and no test can pass.
-execute_process(COMMAND ${NM} -C -g ${ARCHIVE} OUTPUT_VARIABLE listing RESULT_VARIABLE rc ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(WARNING "cuda-labs: ${NM} could not read ${ARCHIVE} (${err}); its symbols were not checked")
-  return()
-endif()
+#  - code that runs before main(): an entry of .init_array other than nvcc's registration of the
+#    kernels (a global object with a constructor, __attribute__((constructor)), which glibc hands
+#    the process's environment), or a .ctors, .preinit_array or .init section of its own;
+#  - calls that reach past the tests: reading the environment (where the harness's settings and
+#    each test's result record are named), opening, writing, renaming or re-dating files (a forged
+#    record), starting programs, loading libraries, signal handlers, system calls of its own (the
+#    raw `syscall` instruction too, found in its disassembly with OBJDUMP), or GoogleTest itself.
+#
+# No lab needs any of them: a kernel, its launcher and a model of the hardware compute and return.
+# A violation is reported with the file and the symbol; the library is removed and the lab's
+# build marker (<STATE>/lab-build-error.txt, cmake/LabBuild.cmake) written, so the lab scores
+# "did not build" and no test can pass, while the build goes on with the other labs.
+string(REPLACE "|" ";" OBJECTS "${OBJECTS}")
+set(listing "")
+foreach(object IN LISTS OBJECTS)
+  execute_process(COMMAND ${NM} -C -g ${object} OUTPUT_VARIABLE one RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(WARNING "cuda-labs: ${NM} could not read ${object} (${err}); its symbols were not checked")
+    return()
+  endif()
+  get_filename_component(name "${object}" NAME)
+  string(APPEND listing "${name}:\n${one}\n")
+endforeach()
 # What lets the code that the tests run reach past them (see above), as libc and libstdc++ name it.
 set(outside_c
   "^(secure_)?getenv$" "^(set|put|unset|clear)env$" "^_?_?environ$" "^getauxval$"
@@ -46,33 +59,28 @@ foreach(line IN LISTS lines)
   set(name "${CMAKE_MATCH_2}")
   if(type STREQUAL "U" OR type MATCHES "^[WVuv]$")
     if(type STREQUAL "U" AND name MATCHES "^testing::")
-      list(APPEND problems "${SOURCE_DIR}/${member}: error: uses GoogleTest (${name}): the lab's code must not call the test framework")
+      list(APPEND problems "${SOURCE_DIR}/${member}: error: uses GoogleTest (cmake/CheckLabSymbols.cmake): ${name}")
     else()
       if(type STREQUAL "U")
         foreach(pattern IN LISTS outside_c)
           if(name MATCHES "${pattern}")
-            list(APPEND problems "${SOURCE_DIR}/${member}: error: calls ${name}: the lab's code may not read the \
-environment, touch files, start programs or make system calls (the tests run it, cmake/CheckLabSymbols.cmake says why)")
+            list(APPEND problems "${SOURCE_DIR}/${member}: error: calls ${name} (cmake/CheckLabSymbols.cmake): the lab's \
+code may not read the environment, touch files, start programs or make system calls")
           endif()
         endforeach()
       endif()
       foreach(pattern IN LISTS outside_cxx)
         if(name MATCHES "${pattern}")
-          list(APPEND problems "${SOURCE_DIR}/${member}: error: uses ${name}: the lab's code may not open or change \
-files (the tests run it, cmake/CheckLabSymbols.cmake says why)")
+          list(APPEND problems "${SOURCE_DIR}/${member}: error: uses ${name} (cmake/CheckLabSymbols.cmake): the lab's \
+code may not open or change files")
         endif()
       endforeach()
-    endif()
-  elseif(type MATCHES "^[TDBRC]$")
-    # strong definitions (weak template instantiations such as std:: helpers are fine)
-    if(name MATCHES "^(cuda[A-Z_]|__cuda|cu[A-Z]|__wrap_|__real_|cudalab::|testing::|main$|main\\()")
-      list(APPEND problems "${SOURCE_DIR}/${member}: error: defines ${name}, which belongs to the CUDA runtime or to the tests: rename it")
     endif()
   endif()
 endforeach()
 # System calls made without libc: the instruction itself in the host code's disassembly.
 if(OBJDUMP)
-  execute_process(COMMAND ${OBJDUMP} -d --no-show-raw-insn ${ARCHIVE} OUTPUT_VARIABLE code RESULT_VARIABLE rc ERROR_QUIET)
+  execute_process(COMMAND ${OBJDUMP} -d --no-show-raw-insn ${OBJECTS} OUTPUT_VARIABLE code RESULT_VARIABLE rc ERROR_QUIET)
   if(rc EQUAL 0)
     string(REPLACE "\n" ";" code_lines "${code}")
     set(member "")
@@ -80,10 +88,108 @@ if(OBJDUMP)
       if(line MATCHES "^In archive ")
         continue()
       elseif(line MATCHES "^(.+)\\.o: +file format")
-        set(member "${CMAKE_MATCH_1}")
+        get_filename_component(member "${CMAKE_MATCH_1}" NAME)
       elseif(line MATCHES "^ +[0-9a-f]+:[ \t]+(syscall|sysenter|int +.0x80)")
-        list(APPEND problems "${SOURCE_DIR}/${member}: error: makes a system call of its own (${CMAKE_MATCH_1} in its \
-host code): the lab's code may not (the tests run it, cmake/CheckLabSymbols.cmake says why)")
+        list(APPEND problems "${SOURCE_DIR}/${member}: error: makes a system call of its own (cmake/CheckLabSymbols.cmake): \
+${CMAKE_MATCH_1} in its host code")
+      endif()
+    endforeach()
+  endif()
+endif()
+# Code that runs before main(): each object's .init_array holds nvcc's registration alone.
+if(READELF)
+  foreach(object IN LISTS OBJECTS)
+    get_filename_component(member "${object}" NAME)
+    string(REGEX REPLACE "[.]o$" "" member "${member}")
+    execute_process(COMMAND ${READELF} -SW ${object} OUTPUT_VARIABLE sections RESULT_VARIABLE rc ERROR_QUIET)
+    execute_process(COMMAND ${READELF} -sW ${object} OUTPUT_VARIABLE symbols ERROR_QUIET)
+    execute_process(COMMAND ${READELF} -rW ${object} OUTPUT_VARIABLE relocations ERROR_QUIET)
+    if(NOT rc EQUAL 0)
+      continue()
+    endif()
+    string(REPLACE "\n" ";" section_lines "${sections}")
+    set(names "")  # section index -> name, as "<index>=<name>"
+    foreach(line IN LISTS section_lines)
+      if(line MATCHES "^ *\\[ *([0-9]+)\\] ([^ ]+) ")
+        list(APPEND names "${CMAKE_MATCH_1}=${CMAKE_MATCH_2}")
+        if(CMAKE_MATCH_2 MATCHES "^[.](ctors|dtors|preinit_array|init)([.]|$)")
+          list(APPEND problems "${SOURCE_DIR}/${member}: error: runs code before main() (cmake/CheckLabSymbols.cmake): \
+a ${CMAKE_MATCH_2} section")
+        endif()
+      endif()
+    endforeach()
+    # The functions, as "<section name>+<offset>=<symbol>" (offsets in hexadecimal, no leading zeros).
+    string(REPLACE "\n" ";" symbol_lines "${symbols}")
+    set(functions "")
+    foreach(line IN LISTS symbol_lines)
+      if(line MATCHES "^ *[0-9]+: ([0-9a-f]+) +[0-9]+ (FUNC|NOTYPE|SECTION) +[A-Z]+ +[A-Z]+ +([0-9]+) *(.*)$")
+        set(offset "${CMAKE_MATCH_1}")
+        set(index "${CMAKE_MATCH_3}")
+        set(symbol "${CMAKE_MATCH_4}")
+        string(REGEX REPLACE "^0+([0-9a-f])" "\\1" offset "${offset}")
+        foreach(entry IN LISTS names)
+          if(entry MATCHES "^${index}=(.*)$")
+            list(APPEND functions "${CMAKE_MATCH_1}+${offset}=${symbol}")
+          endif()
+        endforeach()
+      endif()
+    endforeach()
+    # The entries of .rela.init_array: "<offset> <info> <type> <value> <symbol or section> + <addend>".
+    string(REPLACE "\n" ";" relocation_lines "${relocations}")
+    set(in_init FALSE)
+    foreach(line IN LISTS relocation_lines)
+      if(line MATCHES "^Relocation section '([^']*)'")
+        set(in_init FALSE)
+        if(CMAKE_MATCH_1 MATCHES "^[.]rela?[.](init_array|fini_array)")
+          set(in_init TRUE)
+        endif()
+        continue()
+      endif()
+      if(NOT in_init OR NOT line MATCHES "^[0-9a-f]+ +[0-9a-f]+ +[A-Z0-9_]+ +[0-9a-f]+ +([^ ]+) *([+-] *[0-9a-f]+)?")
+        continue()
+      endif()
+      set(target "${CMAKE_MATCH_1}")
+      string(REGEX REPLACE "[+ ]" "" addend "${CMAKE_MATCH_2}")
+      if(addend STREQUAL "")
+        set(addend 0)
+      endif()
+      string(REGEX REPLACE "^0+([0-9a-f])" "\\1" addend "${addend}")
+      set(function "${target}")
+      foreach(entry IN LISTS functions)
+        if(entry MATCHES "^(.*)[+]([0-9a-f]+)=(.+)$" AND CMAKE_MATCH_1 STREQUAL target AND CMAKE_MATCH_2 STREQUAL addend
+           AND NOT CMAKE_MATCH_3 STREQUAL "")
+          set(function "${CMAKE_MATCH_3}")
+        endif()
+      endforeach()
+      if(NOT function MATCHES "^_ZL[0-9]+__sti____cudaRegisterAllv$")
+        list(APPEND problems "${SOURCE_DIR}/${member}: error: runs code before main() (cmake/CheckLabSymbols.cmake): \
+a global object with a constructor, or __attribute__((constructor)) (${function})")
+      endif()
+    endforeach()
+  endforeach()
+endif()
+# The allowlist, as the link kept it: the library exports the names of its header alone.
+if(LIBRARY AND EXPORTS)
+  execute_process(COMMAND ${NM} -D --defined-only ${LIBRARY} OUTPUT_VARIABLE exported RESULT_VARIABLE rc ERROR_QUIET)
+  if(rc EQUAL 0)
+    string(REPLACE "|" ";" EXPORTS "${EXPORTS}")
+    string(REPLACE "\n" ";" export_lines "${exported}")
+    foreach(line IN LISTS export_lines)
+      if(NOT line MATCHES "^[0-9a-fA-F ]* [A-Za-z] (.+)$")
+        continue()
+      endif()
+      set(name "${CMAKE_MATCH_1}")
+      string(REGEX REPLACE "@.*" "" name "${name}")
+      set(allowed FALSE)
+      foreach(pattern IN LISTS EXPORTS)
+        string(REPLACE "*" ".*" regex "${pattern}")  # patterns are names and * alone
+        if(name MATCHES "^${regex}$")
+          set(allowed TRUE)
+          break()
+        endif()
+      endforeach()
+      if(NOT allowed)
+        list(APPEND problems "${LIBRARY}: error: exports ${name} (cmake/CheckLabSymbols.cmake), which the lab's header does not declare")
       endif()
     endforeach()
   endif()
@@ -93,6 +199,13 @@ if(problems)
   foreach(p IN LISTS problems)
     execute_process(COMMAND ${CMAKE_COMMAND} -E echo "${p}")
   endforeach()
-  file(REMOVE "${ARCHIVE}")  # so that the next build checks again instead of finding it up to date
-  message(FATAL_ERROR "the lab's code defines or uses symbols it must not (listed above)")
+  list(GET problems 0 first)
+  if(STATE)
+    file(WRITE "${STATE}/lab-build-error.txt" "${first}\n")
+  endif()
+  if(LIBRARY)
+    file(REMOVE "${LIBRARY}")  # no test links with it; the next build checks again
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E echo
+    "cuda-labs: the lab's code defines or uses what it must not (listed above): it scores 0; the other labs build and grade.")
 endif()

@@ -5,7 +5,8 @@
 #         -DEXE=<driver> -DCASE=<argument> -DEXPECT=clean|flagged [-DNAME=<Sanitizer.tool_case>]
 #         -P RunSanitizer.cmake
 #   cmake -DSANITIZER=<path or empty> -DTOOL=<tool> -DEXE=<lab's GPU test binary>
-#         -DKERNELS=<kernel>,<kernel>,... [-DGTEST_FILTER=<filter>] [-DTOTAL=<s>]
+#         -DKERNELS=<kernel>,<kernel>,... [-DKERNELS_FILE=<file, one name a line, read instead>]
+#         [-DGTEST_FILTER=<filter>] [-DTOTAL=<s>]
 #         -DNAME=SanitizeAll.<tool> -P RunSanitizer.cmake
 #
 # Driver mode (CASE): the driver runs one kernel for CASE (it prints "[ CUDALAB  ] skipped: ..."
@@ -44,6 +45,14 @@
 # first failing test).
 string(TIMESTAMP start "%s" UTC)
 set(gtest_mode FALSE)
+# The lab's kernels as its library was compiled (cmake/KeptPtx.cmake), when grading.json names none.
+if(DEFINED KERNELS_FILE AND NOT KERNELS_FILE STREQUAL "")
+  set(KERNELS "")
+  if(EXISTS "${KERNELS_FILE}")
+    file(STRINGS "${KERNELS_FILE}" names)
+    list(JOIN names "," KERNELS)
+  endif()
+endif()
 if(DEFINED KERNELS)
   set(gtest_mode TRUE)
   set(EXPECT clean)
@@ -172,6 +181,10 @@ if(gtest_mode)
   # the length first, so reduceNeighbored does not match reduceNeighboredLess) or its demangled
   # one (reduceNeighbored(int*, ...), reduceCompleteUnroll<64u>(...)). No ',' may appear: it
   # separates the filter's keys.
+  if(KERNELS STREQUAL "")
+    finish(failed "no list of the lab's kernels (${KERNELS_FILE}): build the lab again")
+    return()
+  endif()
   string(REPLACE "," ";" kernel_list "${KERNELS}")
   set(alternatives "")
   foreach(k IN LISTS kernel_list)

@@ -1,13 +1,13 @@
-# cudalab_student_ptx(<lab> <file> [RDC]): compiles the student's <file> (as the lab builds it:
-# labs/ or solutions/) to PTX for the checks of the compiled code (tests/support/ptx_code.hpp),
-# and compiles its path into the lab's host test binary as CUDALAB_STUDENT_PTX. Rebuilt when the
-# file or the lab's headers change. RDC: relocatable device code (labs that launch kernels from the GPU).
+# cudalab_student_ptx(<lab> <file> [RDC]): the PTX of the student's <file> as the lab's library
+# was compiled (nvcc -keep: the graded build's flags; cmake/KeptPtx.cmake) for the checks of the
+# compiled code (tests/support/ptx_code.hpp), and its path compiled into the lab's host test binary
+# as CUDALAB_STUDENT_PTX. Copied again whenever the library is rebuilt. RDC: relocatable device
+# code (labs that launch kernels from the GPU).
 # Call it after cudalab_add_lab(<lab> ... HOST_TESTS ...). A lab whose grading.json declares a
 # technique manifest or barrier kernels gets its PTX from cudalab_add_lab() already; this call
 # then only returns the same file.
 #
-# The PTX is generated for the newest architecture the build targets (native: this GPU), so code
-# that needs sm_80 or newer compiles here whenever it compiles for the lab.
+# The PTX is that of the newest architecture the build targets (native: this GPU's).
 function(cudalab_student_ptx lab file)
   cmake_parse_arguments(PARSE_ARGV 2 ARG "RDC" "" "")
   get_target_property(sources ${lab} SOURCES)
@@ -26,9 +26,11 @@ function(cudalab_student_ptx lab file)
   _cudalab_ptx(${lab} ${source} "${ARG_RDC}" ptx)
 endfunction()
 
-# _cudalab_ptx(<lab> <source> <rdc> <out-var>): the custom command that compiles one of the lab's
-# sources to PTX (once per lab and source, the PTX target <lab>_ptx_<stem>), a dependency of the lab's
-# host test binary, which gets the path of the first as CUDALAB_STUDENT_PTX. <out-var>: the path.
+# _cudalab_ptx(<lab> <source> <rdc> <out-var>): the custom command that copies the PTX nvcc kept
+# of one of the lab's sources (once per lab and source, the PTX target <lab>_ptx_<stem>), a
+# dependency of the lab's host test binary, which gets the path of the first as
+# CUDALAB_STUDENT_PTX. <out-var>: the path. (<rdc> is kept for the callers: the kept PTX is that
+# of the lab's own compile, relocatable where the lab is.)
 function(_cudalab_ptx lab source rdc out)
   get_filename_component(stem ${source} NAME_WE)
   get_property(done GLOBAL PROPERTY CUDALAB_PTX_${lab})
@@ -44,47 +46,14 @@ function(_cudalab_ptx lab source rdc out)
     return()
   endif()
   set_property(GLOBAL APPEND PROPERTY CUDALAB_PTX_${lab} ${stem})
-  set(arch -arch=compute_75)
-  set(newest 0)
-  foreach(a IN LISTS CMAKE_CUDA_ARCHITECTURES)
-    if(a STREQUAL "native")  # the first GPU's compute capability (one architecture: -ptx takes one)
-      set(arch -arch=native)
-      find_program(CUDALAB_NVIDIA_SMI nvidia-smi)
-      if(CUDALAB_NVIDIA_SMI)
-        execute_process(COMMAND ${CUDALAB_NVIDIA_SMI} --query-gpu=compute_cap --format=csv,noheader
-                        OUTPUT_VARIABLE cc RESULT_VARIABLE rc ERROR_QUIET TIMEOUT 20)
-        if(rc EQUAL 0 AND cc MATCHES "^([0-9]+)\\.([0-9]+)")
-          set(arch -arch=compute_${CMAKE_MATCH_1}${CMAKE_MATCH_2})
-        endif()
-      endif()
-      break()
-    endif()
-    string(REGEX MATCH "^[0-9]+" number "${a}")
-    if(number AND number GREATER newest)
-      set(newest ${number})
-      set(arch -arch=compute_${number})
-    endif()
-  endforeach()
-
-  set(flags -std=c++17 --expt-relaxed-constexpr -ptx ${arch})
-  if(rdc)
-    list(APPEND flags -rdc=true)
-  endif()
-  if(CMAKE_CUDA_HOST_COMPILER)
-    list(APPEND flags -ccbin ${CMAKE_CUDA_HOST_COMPILER})
-  endif()
-  file(GLOB headers ${CUDALAB_LABS_DIR}/${lab}/*.cuh ${CUDALAB_LABS_DIR}/${lab}/*.h ${CUDALAB_LABS_DIR}/${lab}/*.hpp)
-  set(ptx ${CMAKE_CURRENT_BINARY_DIR}/${lab}_student.ptx)
-  # Through the lab's build launcher (cmake/LabBuild.cmake): a source that does not compile lets
-  # the build go on (the lab's own compile reports it and scores the lab).
-  get_property(launcher GLOBAL PROPERTY CUDALAB_BUILD_LAUNCHER_${lab})
+  # The PTX that nvcc kept when it compiled the lab's library (cmake/KeptPtx.cmake): the code
+  # that runs, with the graded build's flags.
+  get_property(kept GLOBAL PROPERTY CUDALAB_KEPT_${lab})
   get_filename_component(name ${source} NAME)
   add_custom_command(OUTPUT ${ptx}
-    COMMAND ${CMAKE_COMMAND} -DMODE=compile -DMARKER=lab-ptx-error.txt ${launcher}
-            ${CMAKE_CUDA_COMPILER} ${flags} -I${CUDALAB_LABS_DIR}/${lab} -I${CUDALAB_ROOT}common/include
-            ${source} -o ${ptx}
-    DEPENDS ${source} ${headers} ${CUDALAB_ROOT}cmake/LabBuild.cmake
-    COMMENT "${lab}: the student's ${name} as PTX (checks of the compiled code)" VERBATIM)
+    COMMAND ${CMAKE_COMMAND} -DKEPT=${kept} -DSTEM=${stem} -DOUT=${ptx} -P ${CUDALAB_ROOT}cmake/KeptPtx.cmake
+    DEPENDS ${lab} ${CUDALAB_ROOT}cmake/KeptPtx.cmake
+    COMMENT "${lab}: the PTX of ${name} as the lab's library was compiled (checks of the compiled code)" VERBATIM)
   add_custom_target(${lab}_ptx_${stem} DEPENDS ${ptx})
   add_dependencies(${lab}_correctness_host ${lab}_ptx_${stem})
   if(NOT done)

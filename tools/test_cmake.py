@@ -18,8 +18,9 @@ scripts and projects, without a GPU and without configuring the whole repository
   does not compile ends the build step with status 0, its first error kept and an empty object in
   its place; a program that does not link is removed; a program built from other sources than
   those on disk, or missing, is refused with the reason when ctest starts;
-* cmake/CheckLabSymbols.cmake: a lab library that reads the environment, opens files or makes a
-  system call of its own is refused with the file and the symbol; a plain one passes.
+* cmake/CheckLabSymbols.cmake: a lab library that reads the environment, opens files, makes a
+  system call of its own or runs code before main() is refused with the file and the symbol, as is
+  one that exports a name its header does not declare; a plain one passes.
 """
 import json
 import os
@@ -407,24 +408,34 @@ class SanitizeAllRecordTest(unittest.TestCase):
 NVCC = shutil.which("nvcc")
 
 
-@unittest.skipUnless(CMAKE and NVCC and shutil.which("nm") and shutil.which("objdump") and shutil.which("ar"),
+@unittest.skipUnless(CMAKE and NVCC and shutil.which("nm") and shutil.which("objdump") and shutil.which("readelf"),
                      "cmake, nvcc and binutils needed")
 class LabSymbolsTest(unittest.TestCase):
-    """cmake/CheckLabSymbols.cmake on small lab libraries compiled with nvcc."""
+    """cmake/CheckLabSymbols.cmake on small lab libraries compiled and linked with nvcc, as the build does."""
 
-    def check(self, source):
+    def check(self, source, exports="_Z6launchPi*", version_script=True):
+        """(refused, output): the check's verdict on a shared library of `source` that exports `exports`."""
         with tempfile.TemporaryDirectory() as tmp:
             t = Path(tmp)
             (t / "lab.cu").write_text(source)
-            rc, out = run([NVCC, "-c", "-o", str(t / "lab.cu.o"), str(t / "lab.cu")], timeout=300)
+            rc, out = run([NVCC, "-c", "-Xcompiler", "-fPIC", "-o", str(t / "lab.cu.o"), str(t / "lab.cu")], timeout=300)
             self.assertEqual(rc, 0, out)
-            rc, out = run(["ar", "rc", str(t / "liblab.a"), str(t / "lab.cu.o")])
+            link = [NVCC, "-shared", "-o", str(t / "liblab.so"), str(t / "lab.cu.o")]
+            if version_script:
+                (t / "lab.map").write_text("{ global: %s; local: *; };\n" % exports.replace("|", "; "))
+                link += ["-Xlinker", f"--version-script={t / 'lab.map'}"]
+            rc, out = run(link, timeout=300)
             self.assertEqual(rc, 0, out)
-            return run([CMAKE, f"-DARCHIVE={t / 'liblab.a'}", "-DNM=nm", "-DOBJDUMP=objdump", "-DSOURCE_DIR=labs/x",
-                        "-P", str(ROOT / "cmake" / "CheckLabSymbols.cmake")])
+            rc, out = run([CMAKE, f"-DOBJECTS={t / 'lab.cu.o'}", f"-DLIBRARY={t / 'liblab.so'}", f"-DEXPORTS={exports}",
+                           "-DNM=nm", "-DOBJDUMP=objdump", "-DREADELF=readelf", "-DSOURCE_DIR=labs/x", f"-DSTATE={t}",
+                           "-P", str(ROOT / "cmake" / "CheckLabSymbols.cmake")])
+            self.assertEqual(rc, 0, out)  # the build goes on with the other labs
+            refused = (t / "lab-build-error.txt").exists()
+            self.assertEqual(refused, not (t / "liblab.so").exists(), out)  # a refused library is removed
+            return refused, out
 
     def test_reaching_past_the_tests_is_refused_plain_code_is_not(self):
-        rc, out = self.check(textwrap.dedent("""\
+        refused, out = self.check(textwrap.dedent("""\
             #include <cstdio>
             #include <cstdlib>
             #include <fstream>
@@ -434,20 +445,31 @@ class LabSymbolsTest(unittest.TestCase):
             void forge(const char *path) { std::ofstream(path) << "{}"; if (std::FILE *f = std::fopen(path, "w")) std::fclose(f); }
             long raw(long n) { long r; asm volatile("syscall" : "=a"(r) : "a"(n) : "rcx", "r11", "memory"); return r; }
             """))
-        self.assertNotEqual(rc, 0, out)
+        self.assertTrue(refused, out)
         for needle in ("labs/x/lab.cu: error: calls getenv", "error: calls fopen", "error: uses std::basic_ofstream",
-                       "makes a system call of its own (syscall"):
+                       "makes a system call of its own (cmake/CheckLabSymbols.cmake): syscall"):
             self.assertIn(needle, out)
-        rc, out = self.check(textwrap.dedent("""\
+        refused, out = self.check(textwrap.dedent("""\
             #include <cstdio>
             __global__ void k(int *p) { unsigned s; asm("mov.u32 %0, %%smid;" : "=r"(s)); p[threadIdx.x] = s; }
             void launch(int *p) { k<<<1, 32>>>(p); std::printf("launched\\n"); }
             """))
-        self.assertEqual(rc, 0, out)
+        self.assertFalse(refused, out)
 
+    def test_code_before_main_is_refused(self):
+        for code in ("__attribute__((constructor)) static void early(int, char **, char **envp) { envp[0][0] = 'X'; }",
+                     "struct Early { Early() { std::printf(\"early\\n\"); } } early;"):
+            refused, out = self.check("#include <cstdio>\nvoid launch(int *) {}\n" + code + "\n")
+            self.assertTrue(refused, out)
+            self.assertIn("labs/x/lab.cu: error: runs code before main()", out)
 
-if __name__ == "__main__":
-    unittest.main()
+    def test_only_the_headers_names_are_exported(self):
+        source = "#include <cstdio>\nvoid launch(int *) {}\nextern \"C\" int fputs(const char *, FILE *) { return 0; }\n"
+        refused, out = self.check(source, version_script=False)  # a library linked without the allowlist
+        self.assertTrue(refused, out)
+        self.assertIn("error: exports fputs (cmake/CheckLabSymbols.cmake), which the lab's header does not declare", out)
+        refused, out = self.check(source)  # the build's link: fputs stays inside the library
+        self.assertFalse(refused, out)
 
 
 @unittest.skipUnless(CMAKE, "cmake not found")
@@ -499,7 +521,7 @@ class CodeOnDiskTest(unittest.TestCase):
         self.assertEqual(rc, 0, out)
         self.assertIn("error: expected a ';'", out)
         self.assertIn("Compiled in place of a lab source", obj.read_text())
-        self.assertIn("did not compile in the last build: " + str(self.source) + "(3): error: expected a '\u037e'",
+        self.assertIn("the lab's code did not build: " + str(self.source) + "(3): error: expected a '\u037e'",
                       self.problem(program))
         # A program that does not link is removed, never kept from an earlier build.
         broken = self.root / "broken.o"
@@ -513,3 +535,7 @@ class CodeOnDiskTest(unittest.TestCase):
         self.assertIn("could not be linked with the lab's code: " + str(broken) + "(3): error", self.problem(program))
         rc, out = self.launch("link", obj, program)
         self.assertEqual((rc, self.problem(program)), (0, ""), out)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,5 +1,6 @@
 #include "cudalab/data.hpp"
 #include "cudalab/reference.hpp"
+#include "cudalab/settings.hpp"
 
 #include <cstdlib>
 #include <random>
@@ -7,7 +8,7 @@
 namespace cudalab {
 
 std::uint64_t choose_seed() {
-  if (const char *env = std::getenv("CUDALAB_SEED"); env && *env) return std::strtoull(env, nullptr, 10);
+  if (const char *env = cudalab::setting("CUDALAB_SEED"); env && *env) return std::strtoull(env, nullptr, 10);
   std::random_device rd;
   return (static_cast<std::uint64_t>(rd()) << 32 | rd()) % 1000000007ull;
 }

@@ -3,6 +3,7 @@
 // each launch they forward. The fill and the fault kernels defined here are launched through the
 // runtime's own cudaLaunchKernel (real_symbol), so they pass through no wrapper.
 #include "cudalab/launch_checks.hpp"
+#include "cudalab/settings.hpp"
 
 #include "real_symbol.hpp"
 
@@ -48,7 +49,7 @@ LaunchByFunc real_launch() {
 
 bool env_enabled() {
   static const bool on = [] {
-    const char *v = std::getenv("CUDALAB_POISON_SHARED");
+    const char *v = cudalab::setting("CUDALAB_POISON_SHARED");
     return v && std::strcmp(v, "1") == 0;
   }();
   return on;

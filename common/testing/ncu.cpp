@@ -1,4 +1,5 @@
 #include "cudalab/ncu.hpp"
+#include "cudalab/settings.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -61,7 +62,7 @@ bool counters_required() {
 #ifdef CUDALAB_REQUIRE_COUNTERS
   return true;
 #else
-  const char *env = std::getenv("CUDALAB_REQUIRE_COUNTERS");
+  const char *env = cudalab::setting("CUDALAB_REQUIRE_COUNTERS");
   return env && (std::string(env) == "1" || std::string(env) == "ON" || std::string(env) == "on");
 #endif
 }

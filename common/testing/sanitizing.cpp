@@ -3,6 +3,7 @@
 /// it then leaves out. In a file of its own so that a program that needs only these (a sanitizer
 /// driver) links none of the rest of the test library.
 #include "cudalab/testing.cuh"
+#include "cudalab/settings.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -10,7 +11,7 @@
 namespace cudalab {
 
 bool sanitizing() {
-  const char *tool = std::getenv("CUDALAB_SANITIZING");
+  const char *tool = cudalab::setting("CUDALAB_SANITIZING");
   return tool && *tool;
 }
 

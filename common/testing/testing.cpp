@@ -1,4 +1,5 @@
 #include "cudalab/testing.cuh"
+#include "cudalab/settings.hpp"
 
 #include "cudalab/watchdog.hpp"
 
@@ -15,7 +16,7 @@ namespace cudalab {
 namespace {
 /// CUDALAB_FREE_MEMORY_MIB in bytes, or 0 when it is not set (or not a number).
 std::size_t memory_cap() {
-  const char *cap = std::getenv("CUDALAB_FREE_MEMORY_MIB");
+  const char *cap = cudalab::setting("CUDALAB_FREE_MEMORY_MIB");
   if (cap == nullptr || *cap == '\0') return 0;
   char *end = nullptr;
   const unsigned long long mib = std::strtoull(cap, &end, 10);
@@ -52,7 +53,7 @@ std::string lacks_free_memory(std::size_t bytes, const std::string &what, bool *
     os << " (a GPU with more memory grades it)";
   else
     os << ": close the other programs that use the GPU (nvidia-smi lists them) and run the test again";
-  if (memory_cap() > 0) os << " [CUDALAB_FREE_MEMORY_MIB=" << std::getenv("CUDALAB_FREE_MEMORY_MIB") << "]";
+  if (memory_cap() > 0) os << " [CUDALAB_FREE_MEMORY_MIB=" << cudalab::setting("CUDALAB_FREE_MEMORY_MIB") << "]";
   return os.str();
 }
 
@@ -75,7 +76,7 @@ int sm_limit_partition(std::string *why) {
     }
     return result;
   }
-  const char *env = std::getenv("CUDALAB_SM_LIMIT");
+  const char *env = cudalab::setting("CUDALAB_SM_LIMIT");
   if (env == nullptr || *env == '\0') return result = 0;
   char *end = nullptr;
   const unsigned long want = std::strtoul(env, &end, 10);

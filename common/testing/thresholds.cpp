@@ -1,4 +1,5 @@
 #include "cudalab/thresholds.hpp"
+#include "cudalab/settings.hpp"
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -60,7 +61,7 @@ const std::string &current_device_name() {
 }  // namespace detail
 
 double threshold(const std::string &key) {
-  if (const char *env = std::getenv(env_name(key).c_str()); env && *env) return std::strtod(env, nullptr);
+  if (const char *env = cudalab::setting(env_name(key).c_str()); env && *env) return std::strtod(env, nullptr);
   if (const detail::ThresholdEntry *e = row_for(key)) return e->value;
   ADD_FAILURE() << "threshold '" << key << "' is not defined in tests/" << detail::kLabName << "/grading.json";
   return 0.0;
@@ -68,7 +69,7 @@ double threshold(const std::string &key) {
 
 std::string threshold_source(const std::string &key) {
   std::string env = env_name(key);
-  if (const char *v = std::getenv(env.c_str()); v && *v) return "$" + env;
+  if (const char *v = cudalab::setting(env.c_str()); v && *v) return "$" + env;
   if (const detail::ThresholdEntry *e = row_for(key); e && e->device)
     return std::string(*detail::kThresholdOverrides ? detail::kThresholdOverrides : "the threshold override file") +
            " for " + e->device;
@@ -78,7 +79,7 @@ std::string threshold_source(const std::string &key) {
 std::string threshold_note(const std::string &key) {
   if (key.empty()) return "";
   std::string env = env_name(key);
-  const char *v = std::getenv(env.c_str());
+  const char *v = cudalab::setting(env.c_str());
   const detail::ThresholdEntry *e = row_for(key);
   if ((v && *v) || (e && e->device)) return " (threshold from " + threshold_source(key) + ")";
   return "";

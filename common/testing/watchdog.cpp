@@ -6,6 +6,7 @@
 // be cancelled, and a normal exit would wait for it (and for the locks the stuck test holds).
 // Everything the thread needs at that moment is prepared when the test starts.
 #include "cudalab/watchdog.hpp"
+#include "cudalab/settings.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -52,7 +53,7 @@ std::string format_seconds(double s) {
 }
 
 std::string marker_path() {
-  const char *dir = std::getenv("CUDALAB_STATE_DIR");
+  const char *dir = cudalab::setting("CUDALAB_STATE_DIR");
   if (dir == nullptr || *dir == '\0') return "";
   return std::string(dir) + "/" + kMarkerName;
 }
@@ -212,7 +213,7 @@ void run() {
 }  // namespace
 
 double budget_seconds() {
-  const char *text = std::getenv("CUDALAB_KERNEL_TIMEOUT");
+  const char *text = cudalab::setting("CUDALAB_KERNEL_TIMEOUT");
   if (text == nullptr || *text == '\0') return kDefaultSeconds;
   char *end = nullptr;
   const double s = std::strtod(text, &end);

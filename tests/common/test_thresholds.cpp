@@ -1,6 +1,7 @@
 // Host test of threshold selection (cudalab/thresholds.hpp): a row of the per-GPU override file
 // wins for exactly its device, grading.json's value is the fallback, $CUDALAB_THRESHOLD_<KEY> wins
 // over both. Runs without a GPU (ctest: common.thresholds_selftest).
+#include "cudalab/settings.hpp"
 #include "cudalab/thresholds.hpp"
 
 #include <gtest/gtest.h>
@@ -66,11 +67,11 @@ TEST(ThresholdSelection, EnvironmentWinsAndIsNamedAsTheSource) {
             h200 ? "thresholds-overrides.json for NVIDIA H200" : "tests/ch99_example/grading.json");
   EXPECT_EQ(cudalab::threshold_note("copy_fraction"),
             h200 ? " (threshold from thresholds-overrides.json for NVIDIA H200)" : "");
-  ::setenv("CUDALAB_THRESHOLD_COPY_FRACTION", "0.5", 1);
+  cudalab::detail::override_setting("CUDALAB_THRESHOLD_COPY_FRACTION", "0.5");
   EXPECT_EQ(cudalab::threshold("copy_fraction"), 0.5);
   EXPECT_EQ(cudalab::threshold_source("copy_fraction"), "$CUDALAB_THRESHOLD_COPY_FRACTION");
   EXPECT_EQ(cudalab::threshold_note("copy_fraction"), " (threshold from $CUDALAB_THRESHOLD_COPY_FRACTION)");
-  ::unsetenv("CUDALAB_THRESHOLD_COPY_FRACTION");
+  cudalab::detail::override_setting("CUDALAB_THRESHOLD_COPY_FRACTION", nullptr);
 }
 
 }  // namespace
