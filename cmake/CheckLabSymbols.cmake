@@ -9,9 +9,10 @@
 # the tests, GoogleTest, libc and the runtime always reach their own. This script checks that the
 # library exports nothing else, and what the link cannot keep out:
 #
-#  - code that runs before main(): an entry of .init_array other than nvcc's registration of the
+#  - code that runs before main(): an entry of .init_array beside nvcc's registration of the
 #    kernels (a global object with a constructor, __attribute__((constructor)), which glibc hands
-#    the process's environment), or a .ctors, .preinit_array or .init section of its own;
+#    the process's environment), a .ctors, .preinit_array or .init section of its own, or after
+#    it (.fini_array);
 #  - calls that reach past the tests: reading the environment (where the harness's settings and
 #    each test's result record are named), opening, writing, renaming or re-dating files (a forged
 #    record), starting programs, loading libraries, signal handlers, system calls of its own (the
@@ -134,14 +135,23 @@ a ${CMAKE_MATCH_2} section")
         endforeach()
       endif()
     endforeach()
-    # The entries of .rela.init_array: "<offset> <info> <type> <value> <symbol or section> + <addend>".
+    # The entries of .rela.init_array (and .fini_array): "<offset> <info> <type> <value> <symbol or
+    # section> + <addend>". nvcc's registration is one entry of .init_array in every object it
+    # compiles; any other entry is the lab's own. Each is named as well as the tables allow.
+    set(allowed 0)
+    if(symbols MATCHES "__sti____cudaRegisterAll")
+      set(allowed 1)
+    endif()
     string(REPLACE "\n" ";" relocation_lines "${relocations}")
     set(in_init FALSE)
+    set(entries "")
+    set(others "")
     foreach(line IN LISTS relocation_lines)
       if(line MATCHES "^Relocation section '([^']*)'")
         set(in_init FALSE)
         if(CMAKE_MATCH_1 MATCHES "^[.]rela?[.](init_array|fini_array)")
           set(in_init TRUE)
+          set(array "${CMAKE_MATCH_1}")
         endif()
         continue()
       endif()
@@ -154,18 +164,31 @@ a ${CMAKE_MATCH_2} section")
         set(addend 0)
       endif()
       string(REGEX REPLACE "^0+([0-9a-f])" "\\1" addend "${addend}")
-      set(function "${target}")
+      set(function "${target}+0x${addend}")
       foreach(entry IN LISTS functions)
-        if(entry MATCHES "^(.*)[+]([0-9a-f]+)=(.+)$" AND CMAKE_MATCH_1 STREQUAL target AND CMAKE_MATCH_2 STREQUAL addend
-           AND NOT CMAKE_MATCH_3 STREQUAL "")
+        if(entry MATCHES "^(.*)[+]([0-9a-f]+)=(.+)$" AND CMAKE_MATCH_1 STREQUAL target AND CMAKE_MATCH_2 STREQUAL addend)
           set(function "${CMAKE_MATCH_3}")
         endif()
       endforeach()
-      if(NOT function MATCHES "^_ZL[0-9]+__sti____cudaRegisterAllv$")
-        list(APPEND problems "${SOURCE_DIR}/${member}: error: runs code before main() (cmake/CheckLabSymbols.cmake): \
-a global object with a constructor, or __attribute__((constructor)) (${function})")
+      if(NOT array MATCHES "fini_array")
+        list(APPEND entries "${function}")
+        if(NOT function MATCHES "__sti____cudaRegisterAll")
+          list(APPEND others "${function}")
+        endif()
+      else()
+        list(APPEND problems "${SOURCE_DIR}/${member}: error: runs code after main() (cmake/CheckLabSymbols.cmake): \
+__attribute__((destructor)) (${function})")
       endif()
     endforeach()
+    list(LENGTH entries n)
+    if(n GREATER allowed)
+      if(NOT others)
+        set(others "${entries}")
+      endif()
+      list(JOIN others ", " others)
+      list(APPEND problems "${SOURCE_DIR}/${member}: error: runs code before main() (cmake/CheckLabSymbols.cmake): \
+a global object with a constructor, or __attribute__((constructor)) (${others})")
+    endif()
   endforeach()
 endif()
 # The allowlist, as the link kept it: the library exports the names of its header alone.
