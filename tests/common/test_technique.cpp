@@ -96,6 +96,49 @@ TEST(BarrierCheck, FlagsABarrierInALoopWhoseTripCountDependsOnTheThread) {
   EXPECT_NE(p[0].find("loop"), std::string::npos) << p[0];
 }
 
+// Inline asm brings scopes of its own: __syncthreads_or() declares %p1 and %p2 again inside
+// `{ ... }` (nvcc's PTX, trimmed). The outer %p2 depends on the thread, the scoped one holds the
+// barrier's result, the same in every thread: the branch on it is uniform.
+const char *const kSyncthreadsOrAfterADivergentBranch = R"(
+	mov.u32 	%r1, %tid.x;
+	setp.eq.s32 	%p1, %r1, 1;
+	selp.u32 	%r11, 1, 0, %p1;
+	shl.b32 	%r2, %r1, %r11;
+	setp.gt.s32 	%p2, %r2, 10;
+	selp.u32 	%r16, 1, 0, %p2;
+	{ 
+	.reg .pred 	%p1; 
+	.reg .pred 	%p2; 
+	setp.ne.u32 	%p1, %r16, 0; 
+	bar.red.or.pred 	%p2, 0, %p1; 
+	selp.u32 	%r17, 1, 0, %p2; 
+	}
+	setp.eq.s32 	%p3, %r17, 0;
+	@%p3 bra 	$L__BB0_3;
+	bar.sync 	0;
+$L__BB0_3:
+	ret;
+)";
+
+// A barrier inside a student's inline asm, on one line with its own scope and register, under
+// `if (threadIdx.x < 32)`: the reader must see every statement of the line.
+const char *const kBarrierHiddenInInlineAsm = R"(
+	mov.u32 	%r1, %tid.x;
+	setp.gt.u32 	%p1, %r1, 31;
+	@%p1 bra 	$L__BB0_2;
+	{ .reg .u32 t; mov.u32 t, 1; bar.sync 0; }
+$L__BB0_2:
+	ret;
+)";
+
+TEST(BarrierCheck, PassesSyncthreadsOrAfterAThreadDependentBranch) {
+  EXPECT_TRUE(problems("sync_or", kSyncthreadsOrAfterADivergentBranch).empty());
+}
+
+TEST(BarrierCheck, FlagsABarrierHiddenInAnInlineAsmScope) {
+  EXPECT_EQ(problems("asm_scope", kBarrierHiddenInInlineAsm).size(), 1u);
+}
+
 const char *const kShuffleNeighbour = R"(
 	mov.u32 	%r2, %tid.x;
 	shfl.sync.up.b32 	%r3|%p1, %r2, 1, 0, -1;

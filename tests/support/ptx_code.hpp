@@ -8,6 +8,8 @@
 /// turns constant loads into operands.
 #pragma once
 
+#include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -99,6 +101,141 @@ inline std::vector<Function> functions(std::istream &in) {
   return out;
 }
 
+/// One statement of a function body: an instruction or directive up to its ';', a label, or the
+/// start or end of a `{ ... }` scope (inline asm brings its own, with registers of its own).
+struct Statement {
+  enum Kind { kInstruction, kDirective, kLabel, kOpen, kClose } kind;
+  std::string text;  ///< trimmed, without the ';' (a label: its name)
+};
+
+inline std::string trim_statement(const std::string &s) {
+  const std::size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+inline bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$'; }
+
+/// @brief The statements of a function body (lines with comments removed, as functions() gives
+/// them), split at every ';' whatever the lines are (inline asm puts several on one line). A
+/// register declared inside a nested scope (`{ .reg .pred p; ... }`, as __syncthreads_or() and
+/// students' inline asm bring) is renamed within its scope to `%<name>__scope<N>`, so that two
+/// scopes' `%p1` are two registers and an unprefixed `p` is read as one.
+inline std::vector<Statement> statements(const std::vector<std::string> &body) {
+  std::vector<Statement> out;
+  std::vector<std::map<std::string, std::string>> scopes;  // scopes[0]: the function's own
+  int next_scope = 0;
+  std::string cur;
+  int depth = 0;  // brackets inside one statement ({%r1, %r2}, [addr], (param0, ...))
+  auto rename = [&](const std::string &text) {
+    std::string r;
+    for (std::size_t i = 0; i < text.size();) {
+      const bool start = (text[i] == '%' || std::isalpha(static_cast<unsigned char>(text[i])) != 0 || text[i] == '_') &&
+                         (i == 0 || (!identifier_char(text[i - 1]) && text[i - 1] != '.' && text[i - 1] != '%'));
+      if (!start) {
+        r += text[i++];
+        continue;
+      }
+      std::size_t e = i + 1;
+      while (e < text.size() && identifier_char(text[e])) ++e;
+      std::string token = text.substr(i, e - i);
+      const std::string bare = token[0] == '%' ? token.substr(1) : token;
+      for (std::size_t k = scopes.size(); k-- > 1;) {
+        auto it = scopes[k].find(bare);
+        if (it != scopes[k].end()) {
+          token = it->second;
+          break;
+        }
+      }
+      r += token;
+      i = e;
+    }
+    return r;
+  };
+  auto emit = [&](Statement::Kind kind, std::string text) {
+    text = trim_statement(text);
+    if (kind == Statement::kDirective && scopes.size() > 1 && text.rfind(".reg", 0) == 0) {
+      // .reg .pred p, %q<3>;  -> p, %q0, %q1, %q2 belong to this scope
+      std::istringstream words(text);
+      std::string w, names;
+      while (words >> w)
+        if (w[0] != '.') names += w + " ";
+      std::string name;
+      auto declare = [&](std::string n) {
+        if (n.empty()) return;
+        if (n[0] == '%') n = n.substr(1);
+        const std::string unique = "%" + n + "__scope" + std::to_string(next_scope);
+        const std::size_t lt = n.find('<');
+        if (lt != std::string::npos) {
+          const int count = std::atoi(n.c_str() + lt + 1);
+          for (int j = 0; j < count && j < 4096; ++j)
+            scopes.back()[n.substr(0, lt) + std::to_string(j)] = "%" + n.substr(0, lt) + std::to_string(j) + "__scope" +
+                                                                  std::to_string(next_scope);
+        } else {
+          scopes.back()[n] = unique;
+        }
+      };
+      for (char c : names) {
+        if (c == ',' || c == ' ') {
+          declare(name);
+          name.clear();
+        } else {
+          name += c;
+        }
+      }
+      declare(name);
+    }
+    if (kind == Statement::kInstruction || kind == Statement::kDirective) text = rename(text);
+    out.push_back({kind, text});
+  };
+  for (const std::string &line : body) {
+    for (char c : line + "\n") {
+      const bool at_start = trim_statement(cur).empty();
+      if (at_start && depth == 0 && c == '{') {
+        scopes.emplace_back();
+        ++next_scope;
+        out.push_back({Statement::kOpen, "{"});
+        cur.clear();
+        continue;
+      }
+      if (at_start && depth == 0 && c == '}') {
+        if (!scopes.empty()) scopes.pop_back();
+        out.push_back({Statement::kClose, "}"});
+        cur.clear();
+        continue;
+      }
+      if (c == '{' || c == '[' || c == '(') ++depth;
+      if ((c == '}' || c == ']' || c == ')') && depth > 0) --depth;
+      if (c == ';' && depth == 0) {
+        const std::string t = trim_statement(cur);
+        emit(!t.empty() && t[0] == '.' ? Statement::kDirective : Statement::kInstruction, t);
+        cur.clear();
+        continue;
+      }
+      if (c == ':' && depth == 0) {
+        const std::string t = trim_statement(cur);
+        bool label = !t.empty() && t[0] != '@';
+        for (char ch : t) label = label && identifier_char(ch);
+        if (label) {
+          out.push_back({Statement::kLabel, t});
+          cur.clear();
+          continue;
+        }
+      }
+      if (c == '\n' && depth == 0) {  // debug-line directives (-lineinfo) end at the line, without ';'
+        const std::string t = trim_statement(cur);
+        if (t.rfind(".loc", 0) == 0 || t.rfind(".file", 0) == 0) {
+          out.push_back({Statement::kDirective, t});
+          cur.clear();
+          continue;
+        }
+      }
+      cur += (c == '\n' || c == '\t') ? ' ' : c;
+    }
+  }
+  return out;
+}
+
 inline bool mentions(const std::vector<std::string> &body, const std::string &name) {
   for (const std::string &line : body) {
     const std::size_t p = line.find(name);
@@ -147,14 +284,14 @@ inline Kernel kernel(const std::string &path, const std::vector<std::string> &na
   while (!todo.empty()) {
     const detail::Function *f = todo.back();
     todo.pop_back();
-    for (const std::string &line : f->body) {
-      std::istringstream words(line);
+    for (const detail::Statement &st : detail::statements(f->body)) {
+      if (st.kind == detail::Statement::kDirective && st.text.rfind(".shared", 0) == 0) k.declared.push_back(st.text);
+      if (st.kind != detail::Statement::kInstruction) continue;
+      std::istringstream words(st.text);
       std::string op;
       if (!(words >> op)) continue;
-      if (op.rfind(".shared", 0) == 0) k.declared.push_back(line);
       if (op[0] == '@' && !(words >> op)) continue;  // predicate: @%p1 or @!%p1
-      if (op[0] == '$' || op[0] == '.' || op[0] == '{' || op[0] == '}' || op[0] == '(' || op[0] == ')') continue;
-      k.lines.push_back(line);
+      k.lines.push_back(st.text);
       k.opcodes.push_back(op);
     }
     for (const detail::Function &g : all) {

@@ -272,22 +272,18 @@ inline Graph build_graph(const std::string &name, const std::vector<std::string>
                          const std::set<std::string> &barrier_functions) {
   Graph g;
   g.name = name;
-  // Statements: a label ("$L__BB0_3:") or an instruction up to its ';' (calls span several lines).
+  // Statements (ptx_code::detail::statements): labels ("$L__BB0_3"), and instructions up to their
+  // ';' (calls span several lines; inline asm puts several on one), with the registers of nested
+  // `{ ... }` scopes renamed apart; declarations (.reg, .shared, .pragma) and scopes are skipped.
   std::vector<std::string> labels_before;  // labels waiting for the next instruction
   std::vector<std::pair<std::vector<std::string>, Instruction>> stmts;
-  std::string cur;
-  for (const std::string &raw : body) {
-    std::string line = detail::trim(raw);
-    if (line.empty() || (cur.empty() && (line == "{" || line == "}"))) continue;
-    if (cur.empty() && line[0] == '.') continue;  // .reg, .shared, .local, .pragma declarations
-    if (cur.empty() && line.back() == ':' && line.find(' ') == std::string::npos) {
-      labels_before.push_back(line.substr(0, line.size() - 1));
+  for (const ptx_code::detail::Statement &st : ptx_code::detail::statements(body)) {
+    if (st.kind == ptx_code::detail::Statement::kLabel) {
+      labels_before.push_back(st.text);
       continue;
     }
-    cur += (cur.empty() ? "" : " ") + line;
-    if (cur.find(';') == std::string::npos) continue;
-    Instruction ins = detail::parse(cur);
-    cur.clear();
+    if (st.kind != ptx_code::detail::Statement::kInstruction || st.text.empty()) continue;
+    Instruction ins = detail::parse(st.text + ";");
     if (detail::starts(ins.opcode, "call")) {
       for (const std::string &f : barrier_functions)
         if (ins.text.find(f) != std::string::npos) ins.opcode = "bar.sync.call";  // a barrier inside
