@@ -62,7 +62,7 @@ struct SmLimits {
   int reg_alloc_unit;           ///< registers are given to a warp in multiples of this (256)
   std::size_t smem_per_sm;      ///< sharedMemPerMultiprocessor (bytes)
   std::size_t smem_reserved_per_block;  ///< reservedSharedMemPerBlock (1024 on sm_80 and newer)
-  std::size_t smem_alloc_unit;  ///< shared memory is given to a block in multiples of this (128)
+  std::size_t smem_alloc_unit;  ///< shared memory is given to a block in multiples of this (256 on 7.x, 128 from 8.0)
 };
 
 /// What one block of a kernel needs (cudaFuncAttributes and the launch).

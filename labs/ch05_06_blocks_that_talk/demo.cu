@@ -65,7 +65,7 @@ int main(int argc, char **argv) {
   CUDALAB_CHECK(cudaGetDeviceProperties(&p, 0));
   SmLimits sm{p.multiProcessorCount, p.maxThreadsPerMultiProcessor, p.maxBlocksPerMultiProcessor,
               p.regsPerMultiprocessor, p.major == 6 && p.minor == 0 ? 2 : 4, 256, p.sharedMemPerMultiprocessor,
-              p.reservedSharedMemPerBlock, static_cast<std::size_t>(p.major >= 7 ? 128 : 256)};
+              p.reservedSharedMemPerBlock, static_cast<std::size_t>(p.major >= 8 ? 128 : 256)};
   std::printf("largest cooperative grid (every block resident at once):\n");
   std::printf("  %-16s %6s %5s %7s %10s %10s\n", "kernel", "block", "regs", "smem B", "yours", "runtime");
   const struct {

@@ -76,7 +76,7 @@ SmLimits limits_of(const cudaDeviceProp &p) {
   sm.reg_alloc_unit = 256;
   sm.smem_per_sm = p.sharedMemPerMultiprocessor;
   sm.smem_reserved_per_block = p.reservedSharedMemPerBlock;
-  sm.smem_alloc_unit = p.major >= 7 ? 128 : 256;
+  sm.smem_alloc_unit = p.major >= 8 ? 128 : 256;  // cuda_occupancy.h: 256 on 7.x
   return sm;
 }
 

@@ -55,8 +55,10 @@ TEST_F(SinglePassGrid, LauncherRefusesBadBlocksWithoutLaunching) {
 // shared memory in units of 128 bytes.
 SmLimits hopper() { return SmLimits{132, 2048, 32, 65536, 4, 256, 233472, 1024, 128}; }
 
-// A Turing-like SM (sm_75): 40 SMs, 1024 threads, 16 blocks, 64 KiB shared, nothing reserved.
-SmLimits turing() { return SmLimits{40, 1024, 16, 65536, 4, 256, 65536, 0, 128}; }
+// A Turing-like SM (sm_75): 40 SMs, 1024 threads, 16 blocks, 64 KiB shared, nothing reserved,
+// shared memory in units of 256 bytes (cuda_occupancy.h, cudaOccSMemAllocationGranularity: 256
+// for compute capability 7.x, 128 from 8.0 on).
+SmLimits turing() { return SmLimits{40, 1024, 16, 65536, 4, 256, 65536, 0, 256}; }
 
 class CooperativeBlocks : public cudalab::HostTest {};
 
@@ -102,6 +104,9 @@ TEST_F(CooperativeBlocks, HandDerivedCases) {
       // by registers, 2 blocks). 16 KiB blocks fill Turing's 64 KiB exactly: 4 blocks, not 3.
       {"Turing, a block of all the SM's threads", turing(), {1024, 32, 0}, 40},
       {"Turing, 16 KiB shared: exactly 4 blocks", turing(), {128, 32, 16384}, 160},
+      // 9300 B rounds up to 9472 (x256): 65536/9472 = 6 blocks (in units of 128 it would be
+      // 9344 and 7 blocks); threads 8, registers 16. 6 x 40.
+      {"Turing, shared memory in units of 256 bytes", turing(), {128, 32, 9300}, 240},
   };
   for (const Case &c : cases)
     EXPECT_EQ(max_cooperative_blocks(c.sm, c.use), c.want)
