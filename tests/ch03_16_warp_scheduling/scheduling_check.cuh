@@ -6,9 +6,11 @@
 
 #include "warp_scheduling.cuh"
 
+#include "cudalab/arch.hpp"
 #include "cudalab/test_support.cuh"
 
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
@@ -59,6 +61,32 @@ struct ProbeConfig {
 /// the calibration point (one warp, one chain: issue utilisation = 1 / latency) and is not graded.
 /// Up to 4 warps per scheduler, so every GPU from sm_75 (8 per scheduler) runs them; all of them
 /// keep the same warps resident from start to end (one wave of equal blocks).
+/// @brief How much of the interleaving's gain this GPU's FP32 pipes allow, relative to the GPU the
+/// thresholds were calibrated on (sm_90: a scheduler starts one warp fma per cycle). At one warp
+/// per scheduler with a dependent-fma latency L = 4 cycles, the sequential chains issue
+/// min(p, 1/L) fma per cycle and four interleaved chains min(p, 4/L), where p is the warp fma a
+/// scheduler can start per cycle (cudalab/arch.hpp: 1 with 32 FP32 lanes per scheduler, 0.5 with
+/// the 16 of sm_75 and sm_80, whose fma takes the pipe for two cycles). The model's ratio is 4 at
+/// p = 1 and 2 at p = 0.5: the timed and counted thresholds are scaled by it (x 0.5 on sm_75 and
+/// sm_80), so a correct kernel keeps the same headroom there.
+inline double fp32_issue_factor(int cc_major, int cc_minor) {
+  const auto ratio = [](double p) {
+    const double latency = 4.0;
+    return (p < 4.0 / latency ? p : 4.0 / latency) / (p < 1.0 / latency ? p : 1.0 / latency);
+  };
+  return ratio(cudalab::arch::fp32_warp_instructions_per_cycle(cc_major, cc_minor)) / ratio(1.0);
+}
+
+/// @brief The note a scaled threshold's line carries ("" where the factor is 1).
+inline std::string fp32_issue_note(int cc_major, int cc_minor) {
+  const double f = fp32_issue_factor(cc_major, cc_minor);
+  if (f >= 1.0) return "";
+  char text[200];
+  std::snprintf(text, sizeof text, " (grading.json's value x %.2g: sm_%d%d starts a warp's fma every other cycle, "
+                "cudalab/arch.hpp)", f, cc_major, cc_minor);
+  return text;
+}
+
 inline const std::vector<ProbeConfig> &probe_configs() {
   static const std::vector<ProbeConfig> configs = {{1, 1}, {1, 2}, {1, 4}, {2, 1}, {2, 2}, {2, 4}, {4, 1}, {4, 2}};
   return configs;
