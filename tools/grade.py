@@ -640,32 +640,37 @@ def health_line(results: list[Result], hint: str = "fix this first: python3 tool
     return "health: OK, " + line[len("health: "):]
 
 
+def next_steps(results: list[Result], manifest: dict | None) -> list[str]:
+    """The closing lines of the table: what to do next, and what ctest's own percentage means."""
+    build = (manifest or {}).get("build_dir", "")
+    preset = Path(build).name if Path(build).name in ("grade", "check") else ""
+    build_cmd = f"cmake --build --preset {preset}" if preset else f"cmake --build {build or '<build>'}"
+    ctest_cmd = f"ctest --preset {preset}" if preset else f"ctest --test-dir {build or '<build>'}"
+    lines = []
+    not_built = [r for r in results if r.status == "not built"]
+    failed = [r for r in results if r.status == "failed"]
+    if not_built:
+        r = not_built[0]
+        lines.append(f"Next: {r.lab} did not build (its row above says why); fix it, then "
+                     f"{build_cmd} && {ctest_cmd} -L {r.lab}")
+    elif failed:
+        r = failed[0]
+        lines.append(f"Next: {r.name} failed first; its whole output: {ctest_cmd} -R '{r.name}' --output-on-failure")
+    elif any(r.status == "skipped" for r in results):
+        lines.append("Next: the skipped tests earn no points until they run (the health line says why)")
+    else:
+        lines.append("Next: every test of this run passed.")
+    if any(r.status in ("skipped", "not applicable") for r in results):
+        lines.append("(ctest's own \"% tests passed\" above counts skipped tests as passed: the points are in this table.)")
+    return lines
+
+
 def render(results: list[Result], scores: dict[str, LabScore], device: str, manifest: dict | None = None,
            notes: list[str] | None = None, trace_labs: set[str] | None = None, timing: str = "") -> str:
+    """The score table, details first: measurements, notes, failures, tests not applicable and
+    skipped; then the table with the GPU and the health line; what to do next is the last line."""
     ran = {r.lab for r in results}
-    lines = ["", "=" * 100, f"cuda-labs score table    GPU: {device}"]
-    if manifest is not None:
-        lines.append(labs_line(manifest))
-    lines.append(health_line(results))
-    lines.append("=" * 100)
-    header = f"{'lab':<36} {'variant':<9} {'correctness':>12} {'performance':>12} {'points':>10}  note"
-    lines += [header, "-" * len(header)]
-    total = [0.0, 0.0]
-    for name, s in scores.items():
-        if name not in ran:
-            continue
-        pts = [s.correctness[0] + s.performance[0], s.correctness[1] + s.performance[1]]
-        total = [total[0] + pts[0], total[1] + pts[1]]
-        skipped = sum(1 for r in results if r.lab == name and r.status == "skipped")
-        na = sum(1 for r in results if r.lab == name and r.status == "not applicable")
-        not_built = any(r.lab == name and r.status == "not built" for r in results)
-        note = "DID NOT BUILD" if not_built else ", ".join(
-            x for x in (f"{skipped} skipped" if skipped else "", f"{na} not applicable here" if na else "") if x)
-        lines.append(f"{name:<36} {s.variant:<9} {fmt(s.correctness):>12} {fmt(s.performance):>12} "
-                     f"{fmt(pts):>10}  {note}")
-    lines += ["-" * len(header), f"{'total':<36} {'':<9} {'':>12} {'':>12} {fmt(total):>10}"]
-    if timing:
-        lines.append(timing)
+    lines = []
     measured = [r for r in results if perf_lines(r)]
     if measured:
         lines += ["", "Performance measurements:"]
@@ -692,8 +697,30 @@ def render(results: list[Result], scores: dict[str, LabScore], device: str, mani
         for r in skipped:
             reasons[r.reason] = reasons.get(r.reason, 0) + 1
         lines += [f"  SKIP {n} test(s): {why}" for why, n in reasons.items()]
-    if failed:
-        lines += ["", "Details of one test: ctest --preset grade -R '<test name>' --output-on-failure"]
+    lines += ["", "=" * 100, f"cuda-labs score table    GPU: {device}"]
+    if manifest is not None:
+        lines.append(labs_line(manifest))
+    lines.append(health_line(results))
+    lines.append("=" * 100)
+    header = f"{'lab':<36} {'variant':<9} {'correctness':>12} {'performance':>12} {'points':>10}  note"
+    lines += [header, "-" * len(header)]
+    total = [0.0, 0.0]
+    for name, s in scores.items():
+        if name not in ran:
+            continue
+        pts = [s.correctness[0] + s.performance[0], s.correctness[1] + s.performance[1]]
+        total = [total[0] + pts[0], total[1] + pts[1]]
+        n_skipped = sum(1 for r in results if r.lab == name and r.status == "skipped")
+        n_na = sum(1 for r in results if r.lab == name and r.status == "not applicable")
+        not_built = any(r.lab == name and r.status == "not built" for r in results)
+        note = "DID NOT BUILD" if not_built else ", ".join(
+            x for x in (f"{n_skipped} skipped" if n_skipped else "", f"{n_na} not applicable here" if n_na else "") if x)
+        lines.append(f"{name:<36} {s.variant:<9} {fmt(s.correctness):>12} {fmt(s.performance):>12} "
+                     f"{fmt(pts):>10}  {note}")
+    lines += ["-" * len(header), f"{'total':<36} {'':<9} {'':>12} {'':>12} {fmt(total):>10}"]
+    if timing:
+        lines.append(timing)
+    lines += next_steps(results, manifest)
     lines.append("")
     return "\n".join(lines)
 
@@ -777,7 +804,6 @@ def run(args) -> int:
     # tools/tracer/CMakeLists.txt: trace.<lab>, labelled trace_unavailable where the tracer is not built
     trace_labs = {lab for lab in scores
                   if f"trace.{lab}" in labels and "trace_unavailable" not in labels[f"trace.{lab}"]}
-    print(render(results, scores, device, manifest, total_notes(manifest, labels), trace_labs, timing))
     args.out.mkdir(parents=True, exist_ok=True)
     write_junit(results, scores, device, args.out / "grade.xml")
     ran = {r.lab for r in results}
@@ -790,7 +816,9 @@ def run(args) -> int:
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     (args.out / "results.json").write_text(json.dumps(gradescope(results, device), indent=2) + "\n",
                                            encoding="utf-8")
-    print(f"Score table also written to {args.out}/: grade.xml (JUnit), summary.json, results.json (Gradescope)")
+    print(f"\nThe score table is also in {args.out}/: grade.xml (JUnit), summary.json, results.json (Gradescope)")
+    # Last, where the eye lands: the failures' reasons, then the table, the health line, what next.
+    print(render(results, scores, device, manifest, total_notes(manifest, labels), trace_labs, timing))
     return 0
 
 
