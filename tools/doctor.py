@@ -301,15 +301,43 @@ def check_wsl_driver_packages(wsl: bool, packages: Optional[Iterable[str]]) -> O
                    f"PowerShell and reopen; WSL uses the Windows driver ({URL_WSL})")
 
 
-def check_driver(smi_path: Optional[str], smi_rc: Optional[int], smi_output: str, wsl: bool) -> Finding:
-    """nvidia-smi is there and works: the driver is installed and loaded."""
+def nvidia_gpu_on_pci(devices: str = "/sys/bus/pci/devices") -> Optional[bool]:
+    """Whether the PCI bus holds an NVIDIA display or 3D controller (vendor 0x10de, class 0x03xxxx),
+    driver or not; None where the bus cannot be read (WSL, containers, other systems)."""
+    try:
+        found = False
+        entries = os.listdir(devices)
+        for d in entries:
+            try:
+                vendor = Path(devices, d, "vendor").read_text().strip().lower()
+                klass = Path(devices, d, "class").read_text().strip().lower()
+            except OSError:
+                continue
+            found = found or (vendor == "0x10de" and klass.startswith("0x03"))
+        return found if entries else None
+    except OSError:
+        return None
+
+
+def check_driver(smi_path: Optional[str], smi_rc: Optional[int], smi_output: str, wsl: bool,
+                 nvidia_pci: Optional[bool] = None) -> Finding:
+    """nvidia-smi is there and works: the driver is installed and loaded. Without it, a machine
+    whose PCI bus shows no NVIDIA GPU gets a NOTE (nothing to fix here: what works, and where a GPU
+    is), one with an NVIDIA GPU, or where the bus cannot be read, a PROBLEM (install the driver)."""
     if not smi_path:
+        if nvidia_pci is False and not wsl:
+            return Finding(NOTE, "driver", "no NVIDIA GPU on this machine (none on its PCI bus, and no driver): "
+                           "everything builds and the host tests grade the models and the compiled code, but "
+                           "every GPU test is skipped (0 points)",
+                           "to grade the GPU tests, build and run on a machine with an NVIDIA GPU (sm_75 or newer): "
+                           "the course's, or a hosted notebook's GPU (docs/notebook.md)")
         where = ("install the NVIDIA driver on Windows (not inside WSL), then `wsl --shutdown` and "
                  f"reopen WSL; nvidia-smi then appears as /usr/lib/wsl/lib/nvidia-smi ({URL_DRIVERS})"
                  if wsl else
                  "install the NVIDIA driver for your GPU (Ubuntu: `sudo ubuntu-drivers install`, or "
-                 f"NVIDIA's packages: {URL_INSTALL_LINUX}) and reboot")
-        return Finding(PROBLEM, "driver", "nvidia-smi not found: no NVIDIA driver (or no NVIDIA GPU) on "
+                 f"NVIDIA's packages: {URL_INSTALL_LINUX}) and reboot; a machine without an NVIDIA GPU can "
+                 "grade the host tests only (docs/notebook.md: a hosted GPU)")
+        return Finding(PROBLEM, "driver", "nvidia-smi not found: no NVIDIA driver on "
                        "this machine; everything builds and the host tests run, but every GPU test is "
                        "skipped (0 points)", where)
     if smi_rc != 0:
@@ -700,9 +728,9 @@ def gather_and_check(env: Dict[str, str]) -> List[Finding]:
     smi = shutil.which("nvidia-smi") or next(
         (p for p in ["/usr/lib/wsl/lib/nvidia-smi"] if wsl and os.path.exists(p)), None)
     smi_rc, smi_out = run([smi]) if smi else (None, "")
-    driver = check_driver(smi, smi_rc, smi_out, wsl)
+    driver = check_driver(smi, smi_rc, smi_out, wsl, None if smi else nvidia_gpu_on_pci())
     findings.append(driver)
-    driver_ok = driver.status != PROBLEM
+    driver_ok = bool(smi) and driver.status != PROBLEM
     driver_version, header_cuda = parse_smi_header(smi_out) if driver_ok else (None, None)
     gpus: List[Dict[str, str]] = []
     if driver_ok:

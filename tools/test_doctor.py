@@ -205,6 +205,26 @@ class DriverTest(unittest.TestCase):
         wsl = doctor.check_driver(None, None, "", wsl=True)
         self.assertIn("on Windows (not inside WSL)", wsl.fix)
 
+    def test_no_nvidia_gpu_is_a_note_that_says_what_works(self):
+        f = doctor.check_driver(None, None, "", wsl=False, nvidia_pci=False)
+        self.assertEqual(f.status, NOTE)
+        self.assertIn("no NVIDIA GPU on this machine", f.text)
+        self.assertIn("host tests", f.text)
+        self.assertIn("docs/notebook.md", f.fix)
+        # an NVIDIA GPU on the bus without its driver: install it
+        self.assertEqual(doctor.check_driver(None, None, "", wsl=False, nvidia_pci=True).status, PROBLEM)
+
+    def test_pci_bus(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, vendor, klass in (("0000:00:02.0", "0x8086", "0x030000"), ("0000:01:00.0", "0x10de", "0x030200")):
+                Path(tmp, name).mkdir()
+                Path(tmp, name, "vendor").write_text(vendor + "\n")
+                Path(tmp, name, "class").write_text(klass + "\n")
+            self.assertTrue(doctor.nvidia_gpu_on_pci(tmp))
+            Path(tmp, "0000:01:00.0", "vendor").write_text("0x1002\n")
+            self.assertFalse(doctor.nvidia_gpu_on_pci(tmp))
+        self.assertIsNone(doctor.nvidia_gpu_on_pci("/nonexistent"))
+
     def test_nvidia_smi_that_fails(self):
         f = doctor.check_driver("/usr/bin/nvidia-smi", 9, SMI_FAILED, wsl=False)
         self.assertEqual(f.status, PROBLEM)

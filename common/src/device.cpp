@@ -62,8 +62,27 @@ bool gpu_available(std::string *why) {
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
     if (why) {
-      *why = std::string("no usable CUDA GPU on this machine (cudaGetDeviceCount: ") + cudaGetErrorName(err) + ": " +
-             cudaGetErrorString(err) + "); GPU tests run on a machine with an NVIDIA GPU (sm_75 or newer)";
+      // One message per cause, each with its fix: no driver at all (cudaDriverGetVersion gives 0:
+      // no NVIDIA GPU, or its driver is not installed), a driver older than this runtime, no GPU
+      // visible to CUDA, anything else.
+      int driver = 0, runtime = 0;
+      cudaDriverGetVersion(&driver);
+      cudaRuntimeGetVersion(&runtime);
+      const auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+      const std::string what = std::string(" (cudaGetDeviceCount: ") + cudaGetErrorName(err) + ")";
+      if (err == cudaErrorInsufficientDriver && driver == 0)
+        *why = "no NVIDIA driver on this machine" + what +
+               ": no NVIDIA GPU, or its driver is not installed. GPU tests run on a machine with an NVIDIA GPU "
+               "(sm_75 or newer) and its driver: python3 tools/doctor.py says which";
+      else if (err == cudaErrorInsufficientDriver)
+        *why = "the NVIDIA driver supports CUDA " + version(driver) + ", older than this build's CUDA runtime " +
+               version(runtime) + what + ": update the driver (docs/troubleshooting.md)";
+      else if (err == cudaErrorNoDevice || count == 0)
+        *why = "no CUDA GPU visible" + what +
+               ": is CUDA_VISIBLE_DEVICES empty, or the GPU taken by a VM or container? python3 tools/doctor.py";
+      else
+        *why = std::string("no usable CUDA GPU on this machine (cudaGetDeviceCount: ") + cudaGetErrorName(err) +
+               ": " + cudaGetErrorString(err) + "); GPU tests run on a machine with an NVIDIA GPU (sm_75 or newer)";
     }
     cudaGetLastError();  // clear
     return false;

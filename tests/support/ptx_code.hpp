@@ -8,6 +8,8 @@
 /// turns constant loads into operands.
 #pragma once
 
+#include <cxxabi.h>
+
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
@@ -232,6 +234,31 @@ inline std::vector<Statement> statements(const std::vector<std::string> &body) {
       }
       cur += (c == '\n' || c == '\t') ? ' ' : c;
     }
+  }
+  return out;
+}
+
+/// @brief @p text for a student to read: every mangled name (`_Z17reduceInterleavedPiS_j`)
+/// demangled (`reduceInterleaved(int*, int*, unsigned int)`), and PTX's tabs and runs of blanks
+/// as one space.
+inline std::string readable(const std::string &text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const bool start = text.compare(i, 2, "_Z") == 0 && (i == 0 || !identifier_char(text[i - 1]));
+    if (start) {
+      std::size_t e = i;
+      while (e < text.size() && identifier_char(text[e])) ++e;
+      const std::string name = text.substr(i, e - i);
+      int status = 0;
+      char *plain = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+      out += status == 0 && plain != nullptr ? std::string(plain) : name;
+      std::free(plain);
+      i = e;
+      continue;
+    }
+    const char c = text[i++] == '\t' ? ' ' : text[i - 1];
+    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
+    out += c;
   }
   return out;
 }

@@ -13,10 +13,19 @@
 #include "cudalab/testing.cuh"
 
 #include <cstdio>
+#include <sstream>
 
 namespace {
 
 /// One Technique.<kernel> test.
+/// Adds a failure whose text a student can read: kernel names demangled, PTX without its tabs.
+#define CUDALAB_READABLE_FAILURE(message)                               \
+  do {                                                                 \
+    std::ostringstream cudalab_text;                                   \
+    cudalab_text << message;                                           \
+    ADD_FAILURE() << ptx_code::detail::readable(cudalab_text.str());   \
+  } while (0)
+
 class TechniqueTest : public cudalab::HostTest {
  public:
   explicit TechniqueTest(technique::Technique t) : t_(std::move(t)) {}
@@ -33,7 +42,7 @@ class TechniqueTest : public cudalab::HostTest {
     ASSERT_TRUE(found) << t_.kernel << " (" << t_.symbol
                        << ") not found in the PTX of the student's code: is it defined, with the header's "
                           "signature? Check of the compiled code (PTX)";
-    for (const std::string &f : failures) ADD_FAILURE() << f;
+    for (const std::string &f : failures) CUDALAB_READABLE_FAILURE(f);
   }
 
  private:
@@ -51,10 +60,10 @@ class BarrierTest : public cudalab::HostTest {
       ASSERT_TRUE(error.empty()) << error;
       all.insert(all.end(), r.begin(), r.end());
       for (const auto &[kernel, hazard] : technique::warp_step_hazards_in_file(ptx))
-        ADD_FAILURE() << kernel << ": after the last block barrier, " << hazard
+        CUDALAB_READABLE_FAILURE(kernel << ": after the last block barrier, " << hazard
                       << ": another lane of the warp may write what this lane is still reading. Read the "
                          "neighbour's element, __syncwarp(), then write your own (or use warp shuffles). Check of "
-                         "the compiled code (PTX); compute-sanitizer's racecheck does not report this";
+                         "the compiled code (PTX); compute-sanitizer's racecheck does not report this");
     }
     for (const std::string &symbol : technique::generated::barrier_kernels()) {
       bool found = false;
@@ -62,20 +71,20 @@ class BarrierTest : public cudalab::HostTest {
         if (found || !ptx_code::kernel(ptx, {symbol}).found) continue;
         found = true;
         const std::string why = technique::missing_barrier(ptx, symbol);
-        if (!why.empty()) ADD_FAILURE() << why;
+        if (!why.empty()) CUDALAB_READABLE_FAILURE(why);
       }
       if (!found)
-        ADD_FAILURE() << "kernel " << symbol << " not found in the PTX of the student's code. Check of the compiled "
-                      << "code (PTX)";
+        CUDALAB_READABLE_FAILURE("kernel " << symbol << " not found in the PTX of the student's code. Check of the "
+                                 << "compiled code (PTX)");
     }
     for (const technique::BarrierReport &r : all) {
       if (r.barriers == 0) continue;
-      std::printf("[ CODE     ] %s: %d block barriers, %s\n", r.kernel.c_str(), r.barriers,
+      std::printf("[ CODE     ] %s: %d block barriers, %s\n", ptx_code::detail::readable(r.kernel).c_str(), r.barriers,
                   r.problems.empty() ? "every thread reaches them" : "some threads can skip one");
       for (const std::string &p : r.problems)
-        ADD_FAILURE() << r.kernel << ": " << p
-                      << ". A barrier must be reached by every thread of the block, or the block hangs or races: "
-                         "guard the work, not the barrier. Check of the compiled code (PTX)";
+        CUDALAB_READABLE_FAILURE(r.kernel << ": " << p
+                                 << ". A barrier must be reached by every thread of the block, or the block hangs or "
+                                    "races: guard the work, not the barrier. Check of the compiled code (PTX)");
     }
   }
 };
