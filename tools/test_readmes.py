@@ -150,6 +150,44 @@ class LabReadmes(unittest.TestCase):
                 self.assertEqual(missing, [], f"labs/{lab}/README.md names tests that tests/{lab}/ does not have")
 
 
+def learning_path_figures(text: str) -> tuple[float, float, int, tuple[float, float, int] | None]:
+    """(hours of every lab, hours of the short course, its labs) added up from docs/learning-path.md's
+    table (columns: #, lab, book sections, hours, difficulty, take/skip), and the figures its
+    sentence "About X hours for all ..., about Y for the short course (N labs)" states (None when
+    the sentence is missing)."""
+    total = short = 0.0
+    taken = 0
+    for line in text.splitlines():
+        if not re.match(r"^\| *\d+ *\|", line):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        total += float(cells[3])
+        if cells[5] == "take":
+            short += float(cells[3])
+            taken += 1
+    m = re.search(r"About ([\d.]+) hours for all .*?, about ([\d.]+) for the short course \((\d+) labs\)", text)
+    stated = (float(m.group(1)), float(m.group(2)), int(m.group(3))) if m else None
+    return total, short, taken, stated
+
+
+class Figures(unittest.TestCase):
+    """Figures the docs state are checked against the tree, so they cannot drift."""
+
+    def test_the_learning_paths_hours_add_up(self):
+        total, short, taken, stated = learning_path_figures((ROOT / "docs" / "learning-path.md").read_text())
+        self.assertIsNotNone(stated, "docs/learning-path.md: the sentence with the hours is missing")
+        self.assertEqual(stated, (total, short, taken),
+                         f"docs/learning-path.md states {stated}, its table adds up to {(total, short, taken)}")
+
+    def test_the_student_guides_label_example_selects_what_it_says(self):
+        labs = [p.name for p in lab_dirs()]
+        text = (ROOT / "docs" / "student-guide.md").read_text()
+        for pattern, first, last in re.findall(r"`-L '([^']+)'` for (ch\d+_\d+) … (ch\d+_\d+)", text):
+            chosen = [l for l in labs if re.search(pattern, l)]
+            self.assertEqual((chosen[0][:7], chosen[-1][:7]), (first, last),
+                             f"docs/student-guide.md: -L '{pattern}' selects {chosen}")
+
+
 class Checks(unittest.TestCase):
     """The checks above can fail."""
     GOOD = ("# ch09_01 — A lab (notes)\n\n## Goal\n\n## Concept\n```\n## not a heading\n```\n## Your task\n"
