@@ -8,6 +8,11 @@ namespace cudalab {
 
 namespace {
 
+detail::SampleWatch &sample_watch() {
+  static detail::SampleWatch watch;
+  return watch;
+}
+
 /// Event pair around one launch; returns milliseconds or a negative value on error.
 struct EventPair {
   cudaEvent_t start = nullptr, stop = nullptr;
@@ -32,18 +37,28 @@ double percentile(const std::vector<double> &sorted, double p) {
 
 // Runs setup (untimed), optional flush, then @p launches calls of launch between two events.
 // Returns ms per launch, or -1.
+// The device is idle when a sample starts (work an earlier sample left running, on any stream, is
+// not billed to this one), and the test program's watch sees every launch of the sample.
 double timed_run(EventPair &ev, const std::function<void()> &launch, const std::function<void()> &setup, bool flush,
                  int launches, std::string *error) {
   if (setup) setup();
   if (flush) flush_l2();
   launches = std::max(1, launches);
+  cudaError_t err = cudaDeviceSynchronize();
+  const detail::SampleWatch watch = sample_watch();
+  if (watch.begin) watch.begin();
   cudaEventRecord(ev.start);
   for (int i = 0; i < launches; ++i) launch();
   cudaEventRecord(ev.stop);
-  cudaError_t err = cudaEventSynchronize(ev.stop);
+  if (err == cudaSuccess) err = cudaEventSynchronize(ev.stop);
   if (err == cudaSuccess) err = cudaGetLastError();
+  const std::string outside = watch.end ? watch.end() : std::string();
   if (err != cudaSuccess) {
     *error = describe_error(err, "timed kernel", __FILE__, __LINE__);
+    return -1.0;
+  }
+  if (!outside.empty()) {
+    *error = outside;
     return -1.0;
   }
   float ms = 0.f;
@@ -52,6 +67,8 @@ double timed_run(EventPair &ev, const std::function<void()> &launch, const std::
 }
 
 }  // namespace
+
+void detail::set_sample_watch(SampleWatch watch) { sample_watch() = watch; }
 
 TimingStats summarize(std::vector<double> samples) {
   TimingStats s;

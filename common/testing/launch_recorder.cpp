@@ -1,6 +1,7 @@
 #include "cudalab/launch_recorder.hpp"
 
 #include "cudalab/launch_checks.hpp"
+#include "cudalab/timing.cuh"
 
 #include "real_symbol.hpp"
 
@@ -73,6 +74,45 @@ void LaunchRecorder::clear() {
   std::lock_guard<std::mutex> lock(registry_mutex());
   registry()[id_].clear();
 }
+
+namespace {
+
+/// The watch of every timed sample (cudalab/timing.cuh): the sample's launches must all go where
+/// the timing's events wait for them. A stream created with cudaStreamNonBlocking does not
+/// synchronise with the default stream the events are recorded on, so a kernel launched there
+/// would run outside the measured interval.
+LaunchRecorder *sample_launches = nullptr;
+
+void begin_sample() {
+  delete sample_launches;
+  sample_launches = new LaunchRecorder;
+}
+
+std::string end_sample() {
+  if (sample_launches == nullptr) return "";
+  const std::vector<LaunchRecord> seen = sample_launches->launches();
+  delete sample_launches;
+  sample_launches = nullptr;
+  for (const LaunchRecord &l : seen) {
+    if (l.stream == nullptr || l.stream == cudaStreamLegacy || l.stream == cudaStreamPerThread) continue;
+    unsigned int flags = 0;
+    if (cudaStreamGetFlags(l.stream, &flags) != cudaSuccess) {
+      (void)cudaGetLastError();
+      continue;
+    }
+    if (flags & cudaStreamNonBlocking)
+      return "a kernel of the timed run (" + describe(l) +
+             ") was launched on a non-blocking stream (cudaStreamNonBlocking), which the timing's events do not "
+             "wait for: its time would not be measured. Launch on the stream the launcher is given (the default "
+             "stream)";
+  }
+  return "";
+}
+
+/// Installed while the test program starts, before any test times a kernel.
+[[maybe_unused]] const bool kSampleWatch = (detail::set_sample_watch({begin_sample, end_sample}), true);
+
+}  // namespace
 
 std::string describe(const LaunchRecord &l) {
   std::ostringstream os;
