@@ -40,7 +40,7 @@ double percentile(const std::vector<double> &sorted, double p) {
 // The device is idle when a sample starts (work an earlier sample left running, on any stream, is
 // not billed to this one), and the test program's watch sees every launch of the sample.
 double timed_run(EventPair &ev, const std::function<void()> &launch, const std::function<void()> &setup, bool flush,
-                 int launches, std::string *error) {
+                 int launches, std::string *error, bool must_launch = false) {
   if (setup) setup();
   if (flush) flush_l2();
   launches = std::max(1, launches);
@@ -52,7 +52,7 @@ double timed_run(EventPair &ev, const std::function<void()> &launch, const std::
   cudaEventRecord(ev.stop);
   if (err == cudaSuccess) err = cudaEventSynchronize(ev.stop);
   if (err == cudaSuccess) err = cudaGetLastError();
-  const std::string outside = watch.end ? watch.end() : std::string();
+  const std::string outside = watch.end ? watch.end(must_launch) : std::string();
   if (err != cudaSuccess) {
     *error = describe_error(err, "timed kernel", __FILE__, __LINE__);
     return -1.0;
@@ -134,7 +134,7 @@ Comparison compare_kernels(const std::function<void()> &baseline, const std::fun
   for (int i = 0; i < opts.warmup + opts.reps; ++i) {
     double ta = timed_run(ev, baseline, setup_baseline, opts.flush_l2, opts.launches, &c.baseline.error);
     if (ta < 0) return c;
-    double tb = timed_run(ev, candidate, setup_candidate, opts.flush_l2, opts.launches, &c.candidate.error);
+    double tb = timed_run(ev, candidate, setup_candidate, opts.flush_l2, opts.launches, &c.candidate.error, true);
     if (tb < 0) return c;
     if (i >= opts.warmup) {
       a.push_back(ta);

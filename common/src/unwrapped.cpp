@@ -21,6 +21,9 @@ CUDALAB_FORWARD(cudaLaunchKernel,
 extern "C" cudaError_t __cudaLaunchKernel(cudaKernel_t, dim3, dim3, void **, std::size_t, cudaStream_t);
 CUDALAB_FORWARD(__cudaLaunchKernel,
                 (cudaKernel_t k, dim3 g, dim3 b, void **a, std::size_t s, cudaStream_t st), (k, g, b, a, s, st))
+CUDALAB_FORWARD(cudaLaunchCooperativeKernel,
+                (const void *f, dim3 g, dim3 b, void **a, std::size_t s, cudaStream_t st), (f, g, b, a, s, st))
+CUDALAB_FORWARD(cudaLaunchKernelExC, (const cudaLaunchConfig_t *c, const void *f, void **a), (c, f, a))
 CUDALAB_FORWARD(cudaDeviceSynchronize, (), ())
 CUDALAB_FORWARD(cudaStreamSynchronize, (cudaStream_t s), (s))
 CUDALAB_FORWARD(cudaEventSynchronize, (cudaEvent_t e), (e))

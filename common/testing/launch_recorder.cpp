@@ -88,11 +88,14 @@ void begin_sample() {
   sample_launches = new LaunchRecorder;
 }
 
-std::string end_sample() {
+std::string end_sample(bool must_launch) {
   if (sample_launches == nullptr) return "";
   const std::vector<LaunchRecord> seen = sample_launches->launches();
   delete sample_launches;
   sample_launches = nullptr;
+  if (must_launch && seen.empty())
+    return "the timed run launched no kernel: every timed run must do the work (does the launcher skip a launch it "
+           "made before, on the same data?)";
   for (const LaunchRecord &l : seen) {
     if (l.stream == nullptr || l.stream == cudaStreamLegacy || l.stream == cudaStreamPerThread) continue;
     unsigned int flags = 0;
@@ -157,5 +160,42 @@ extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid,
   cudalab::testing::detail::before_launch(stream, &block);
   cudaError_t result = forward(kernel, grid, block, args, shared, stream);
   cudalab::testing::detail::after_launch(stream, result);
+  return result;
+}
+
+// The cooperative launch (ch05_06's grid-wide kernels) and the extended launch
+// (cudaLaunchKernelEx): recorded and checked like the others, so that no launch entry point of the
+// runtime escapes the recorder, the checks every kernel gets and the timer's watch.
+extern "C" cudaError_t __wrap_cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
+                                                          std::size_t shared, cudaStream_t stream) {
+  static const auto forward = cudalab::detail::real_symbol<cudalab::LaunchByFunc>("cudaLaunchCooperativeKernel");
+  cudalab::LaunchRecord r;
+  r.func = func;
+  r.grid = grid;
+  r.block = block;
+  r.shared_bytes = shared;
+  r.stream = stream;
+  cudalab::record(r);
+  cudalab::testing::detail::before_launch(stream, &block);
+  cudaError_t result = forward(func, grid, block, args, shared, stream);
+  cudalab::testing::detail::after_launch(stream, result);
+  return result;
+}
+
+extern "C" cudaError_t __wrap_cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
+  using LaunchEx = cudaError_t (*)(const cudaLaunchConfig_t *, const void *, void **);
+  static const auto forward = cudalab::detail::real_symbol<LaunchEx>("cudaLaunchKernelExC");
+  if (config == nullptr) return forward(config, func, args);
+  cudaLaunchConfig_t c = *config;
+  cudalab::LaunchRecord r;
+  r.func = func;
+  r.grid = c.gridDim;
+  r.block = c.blockDim;
+  r.shared_bytes = c.dynamicSmemBytes;
+  r.stream = c.stream;
+  cudalab::record(r);
+  cudalab::testing::detail::before_launch(c.stream, &c.blockDim);
+  cudaError_t result = forward(&c, func, args);
+  cudalab::testing::detail::after_launch(c.stream, result);
   return result;
 }

@@ -68,11 +68,12 @@ inline double gbs(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e-3)
 namespace detail {
 /// @brief What the test programs watch in every timed sample (common/testing/launch_recorder.cpp
 /// sets it): @p begin runs before the sample's start event, @p end after its stop event and returns
-/// "" or why the sample does not measure the work (a launch on a stream the events do not wait
-/// for). Unset (the demos): nothing is watched.
+/// "" or why the sample does not measure the work: a launch on a stream the events do not wait
+/// for, or, where @p must_launch (the candidate of compare_kernels), no kernel launched at all (a
+/// launcher that skips work it did before). Unset (the demos): nothing is watched.
 struct SampleWatch {
   void (*begin)() = nullptr;
-  std::string (*end)() = nullptr;
+  std::string (*end)(bool must_launch) = nullptr;
 };
 /// @brief Installs @p watch for every later timed sample of this program.
 void set_sample_watch(SampleWatch watch);
