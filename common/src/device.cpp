@@ -57,32 +57,35 @@ cudaError_t query_device(int device, DeviceInfo *info) {
   return cudaSuccess;
 }
 
+std::string no_gpu_reason(cudaError_t err, int device_count, int driver_version, int runtime_version) {
+  // One message per cause, each with its fix: no driver at all (cudaDriverGetVersion gives 0: no
+  // NVIDIA GPU, or its driver is not installed), a driver older than this runtime, no GPU visible
+  // to CUDA, anything else.
+  const auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+  const std::string what = std::string(" (cudaGetDeviceCount: ") + cudaGetErrorName(err) + ")";
+  if (err == cudaErrorInsufficientDriver && driver_version == 0)
+    return "no NVIDIA driver on this machine" + what +
+           ": no NVIDIA GPU, or its driver is not installed. GPU tests run on a machine with an NVIDIA GPU "
+           "(sm_75 or newer) and its driver: python3 tools/doctor.py says which";
+  if (err == cudaErrorInsufficientDriver)
+    return "the NVIDIA driver supports CUDA " + version(driver_version) + ", older than this build's CUDA runtime " +
+           version(runtime_version) + what + ": update the driver (docs/troubleshooting.md)";
+  if (err == cudaErrorNoDevice || (err == cudaSuccess && device_count == 0))
+    return "no CUDA GPU visible" + what +
+           ": is CUDA_VISIBLE_DEVICES empty, or the GPU taken by a VM or container? python3 tools/doctor.py";
+  return std::string("no usable CUDA GPU on this machine (cudaGetDeviceCount: ") + cudaGetErrorName(err) + ": " +
+         cudaGetErrorString(err) + "); GPU tests run on a machine with an NVIDIA GPU (sm_75 or newer)";
+}
+
 bool gpu_available(std::string *why) {
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
     if (why) {
-      // One message per cause, each with its fix: no driver at all (cudaDriverGetVersion gives 0:
-      // no NVIDIA GPU, or its driver is not installed), a driver older than this runtime, no GPU
-      // visible to CUDA, anything else.
       int driver = 0, runtime = 0;
       cudaDriverGetVersion(&driver);
       cudaRuntimeGetVersion(&runtime);
-      const auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
-      const std::string what = std::string(" (cudaGetDeviceCount: ") + cudaGetErrorName(err) + ")";
-      if (err == cudaErrorInsufficientDriver && driver == 0)
-        *why = "no NVIDIA driver on this machine" + what +
-               ": no NVIDIA GPU, or its driver is not installed. GPU tests run on a machine with an NVIDIA GPU "
-               "(sm_75 or newer) and its driver: python3 tools/doctor.py says which";
-      else if (err == cudaErrorInsufficientDriver)
-        *why = "the NVIDIA driver supports CUDA " + version(driver) + ", older than this build's CUDA runtime " +
-               version(runtime) + what + ": update the driver (docs/troubleshooting.md)";
-      else if (err == cudaErrorNoDevice || count == 0)
-        *why = "no CUDA GPU visible" + what +
-               ": is CUDA_VISIBLE_DEVICES empty, or the GPU taken by a VM or container? python3 tools/doctor.py";
-      else
-        *why = std::string("no usable CUDA GPU on this machine (cudaGetDeviceCount: ") + cudaGetErrorName(err) +
-               ": " + cudaGetErrorString(err) + "); GPU tests run on a machine with an NVIDIA GPU (sm_75 or newer)";
+      *why = no_gpu_reason(err, count, driver, runtime);
     }
     cudaGetLastError();  // clear
     return false;

@@ -48,6 +48,11 @@ cudaError_t query_device(int device, DeviceInfo *info);
 /// @brief True when a usable CUDA device exists; otherwise @p why says what is missing.
 bool gpu_available(std::string *why);
 
+/// @brief Why there is no usable GPU, with its fix, from cudaGetDeviceCount's @p err and
+/// @p device_count and the driver's and runtime's CUDA versions (cudaDriverGetVersion gives 0
+/// where no driver is installed): no driver, a driver older than the runtime, no visible GPU.
+std::string no_gpu_reason(cudaError_t err, int device_count, int driver_version, int runtime_version);
+
 /// @brief The start of a test-side driver's main() (compute-sanitizer drivers, Nsight Compute
 /// profile targets). Returns false -- main() then returns 0 -- after printing
 /// "[ CUDALAB  ] skipped: <why>" when no usable GPU exists, and for `--probe`; otherwise true,
