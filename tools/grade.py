@@ -649,7 +649,9 @@ def next_steps(results: list[Result], manifest: dict | None) -> list[str]:
     lines = []
     not_built = [r for r in results if r.status == "not built"]
     failed = [r for r in results if r.status == "failed"]
-    if not_built:
+    if not_built and all("built from an older version" in r.reason for r in not_built):
+        lines.append(f"Next: the tests are older than your sources: {build_cmd} && {ctest_cmd}")
+    elif not_built:
         r = not_built[0]
         lines.append(f"Next: {r.lab} did not build (its row above says why); fix it, then "
                      f"{build_cmd} && {ctest_cmd} -L {r.lab}")
@@ -712,8 +714,9 @@ def render(results: list[Result], scores: dict[str, LabScore], device: str, mani
         total = [total[0] + pts[0], total[1] + pts[1]]
         n_skipped = sum(1 for r in results if r.lab == name and r.status == "skipped")
         n_na = sum(1 for r in results if r.lab == name and r.status == "not applicable")
-        not_built = any(r.lab == name and r.status == "not built" for r in results)
-        note = "DID NOT BUILD" if not_built else ", ".join(
+        not_built = [r for r in results if r.lab == name and r.status == "not built"]
+        stale = bool(not_built) and all("built from an older version" in r.reason for r in not_built)
+        note = ("BUILD AGAIN (older than its sources)" if stale else "DID NOT BUILD") if not_built else ", ".join(
             x for x in (f"{n_skipped} skipped" if n_skipped else "", f"{n_na} not applicable here" if n_na else "") if x)
         lines.append(f"{name:<36} {s.variant:<9} {fmt(s.correctness):>12} {fmt(s.performance):>12} "
                      f"{fmt(pts):>10}  {note}")

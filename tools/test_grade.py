@@ -97,6 +97,16 @@ class GradeTest(unittest.TestCase):
         self.assertEqual((r.status, r.points, r.kind), ("skipped", 0, "performance"))
         self.assertIn("no usable CUDA GPU", r.reason)
 
+    def test_a_program_older_than_its_sources_says_build_again(self):
+        why = "the test program was built from an older version of labs/x.cu: build again (cmake --build /b), then run ctest"
+        stale = [grade.Result(f"{LAB}_correctness_host_NOT_BUILT", LAB, "correctness", "host", "not built", 0, 12, why)]
+        table = grade.render(stale, grade.summarize(stale, self.manifest), "test GPU", dict(self.manifest, build_dir="/x/build/grade"))
+        self.assertIn("BUILD AGAIN (older than its sources)", table)
+        self.assertNotIn("DID NOT BUILD", table)
+        self.assertTrue(table.rstrip().splitlines()[-1].startswith("Next: the tests are older than your sources: "
+                                                                  "cmake --build --preset grade && ctest --preset grade"),
+                        table.rstrip().splitlines()[-1])
+
     def test_not_built_is_reported(self):
         r = self.results[f"{LAB}_performance_gpu_NOT_BUILT"]
         self.assertEqual((r.status, r.kind), ("not built", "performance"))
