@@ -621,8 +621,12 @@ function(_cudalab_serial_for out lab exe)
   set(${out} "${suites}" PARENT_SCOPE)
 endfunction()
 
-# The tools of the SanitizeAll checks (docs/grading.md, "The sanitizer over every kernel").
-set(CUDALAB_SANITIZE_ALL_TOOLS memcheck racecheck synccheck initcheck)
+# The tools of the SanitizeAll checks (docs/grading.md, "The sanitizer over every kernel"):
+# compute-sanitizer's four, and globalrace, the kernel tracer's race check on global memory
+# (tools/tracer/hazards.hpp), which racecheck does not look at.
+set(CUDALAB_SANITIZE_ALL_TOOLS memcheck racecheck synccheck initcheck globalrace)
+# Where tools/tracer (added after the labs) puts the tracer, or the reason it is not built.
+set(CUDALAB_TRACER_DIR ${CMAKE_BINARY_DIR}/tools/tracer)
 
 # _cudalab_student_kernels(<out-var> <lab> <source>...): the names of the kernels the student
 # writes: every __global__ function declared in the lab's headers (labs/<lab>/*.cuh, *.h, *.hpp:
@@ -1190,6 +1194,12 @@ endif()
       endif()
       set(name ${lab}.SanitizeAll.${tool})
       cudalab_record_file("${name}" record)  # written by RunSanitizer.cmake
+      set(checker "-DSANITIZER=${CUDALAB_COMPUTE_SANITIZER}")
+      if(tool STREQUAL "globalrace")
+        set(checker "-DSANITIZER=$<$<TARGET_EXISTS:kernel_tracer>:$<TARGET_FILE:kernel_tracer>>]==] \
+         [==[-DTRACER_PATCHES=${CUDALAB_TRACER_DIR}/tracer_patches.fatbin]==] \
+         [==[-DTRACER_UNAVAILABLE=${CUDALAB_TRACER_DIR}/unavailable.txt")
+      endif()
       math(EXPR total "3 * ${ARG_PERF_TIMEOUT}")
       math(EXPR ctest_timeout "${total} + 30")
       if(ARG_PERF_TIMEOUT EQUAL 0)
@@ -1197,7 +1207,7 @@ endif()
       endif()
       string(APPEND lab_tests "if(NOT cudalab_problem_${lab}_correctness_gpu)
 add_test([==[${name}]==] [==[${CMAKE_COMMAND}]==]
-         [==[-DSANITIZER=${CUDALAB_COMPUTE_SANITIZER}]==] [==[-DTOOL=${tool}]==]
+         [==[${checker}]==] [==[-DTOOL=${tool}]==]
          [==[-DEXE=$<TARGET_FILE:${lab}_correctness_gpu>]==] [==[-DKERNELS=${kernel_arg}]==]
          [==[-DKERNELS_FILE=${kernels_file}]==]
          [==[-DGTEST_FILTER=${filter}]==] [==[-DTOTAL=${total}]==]

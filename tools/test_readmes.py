@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # The tools of the SanitizeAll checks (CUDALAB_SANITIZE_ALL_TOOLS in cmake/CudaLab.cmake).
-SANITIZE_ALL_TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
+SANITIZE_ALL_TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck", "globalrace")
 
 SECTIONS = ["Goal", "Concept", "Your task", "Hints", "What is graded", "Questions to think about",
             "Then and now", "Going further"]

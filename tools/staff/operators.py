@@ -653,13 +653,18 @@ def ledger_path(lab: str, root: Path = ROOT) -> Path:
 
 def tests_sha(lab: str, root: Path = ROOT) -> str:
     """A hash of what grades the lab: its test folder and the shared code (common/: the harness,
-    the timing, the checks; cmake/). A survivor is graded again when this changes (a new check may
+    the timing, the checks; cmake/; the kernel tracer's sources). A survivor is graded again when this changes (a new check may
     kill it); a killed mutant is not."""
     h = hashlib.sha256()
     for base in (root / "tests" / lab, root / "tests" / "support", root / "common", root / "cmake"):
         for p in sorted(base.rglob("*")) if base.is_dir() else []:
             if p.is_file():
                 h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes())
+    # The kernel tracer's race check (SanitizeAll.globalrace): its sources, not its pictures.
+    tracer = root / "tools" / "tracer"
+    for p in sorted(tracer.glob("*")) if tracer.is_dir() else []:
+        if p.is_file() and (p.suffix in (".h", ".hpp", ".cpp", ".cu") or p.name == "CMakeLists.txt"):
+            h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes())
     return h.hexdigest()[:16]
 
 

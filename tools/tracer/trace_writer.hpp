@@ -10,8 +10,16 @@
 ///   {"l":N,"b":block,"t":thread,"k":"g|s|bar|sw|be|bx","pc":P,"a":A,"n":size,"f":flags,"m":mask}
 /// Records of one launch keep the order in which the device claimed their slots, so the records
 /// of one thread are in that thread's program order.
+///
+/// The hazard file (TRACER_HAZARDS, hazards.hpp) has one line per traced launch instead:
+///   {"type":"hazards","id":N,"kernel":"...","grid":[..],"block":[..],"traced_blocks":B,
+///    "accesses":A,"dropped":D,"hazards":H,"first":[{"block":b,"address":a,"offset":o,"writer":t,
+///    "reader":t,"writer_pc":p,"reader_pc":p,"size":s,"step":k,"writer_phase":w,"reader_phase":r,
+///    "same_warp":true|false},...]}
+/// (`offset`: bytes from the lowest global address the block accessed).
 #pragma once
 
+#include "hazards.hpp"
 #include "trace_format.h"
 
 #include <cinttypes>
@@ -84,6 +92,26 @@ inline void write_record(std::FILE *out, uint32_t launch_id, const Record &r) {
                ",\"n\":%u,\"f\":%u,\"m\":%u}\n",
                launch_id, r.block, static_cast<unsigned>(r.thread), kind_name(r.kind), r.pc, r.address,
                static_cast<unsigned>(r.size), static_cast<unsigned>(r.flags), r.active_mask);
+}
+
+/// @brief Writes the hazard line of one launch (the hazard file, see the top of this file).
+inline void write_hazards(std::FILE *out, const LaunchInfo &l, const HazardReport &h) {
+  std::fprintf(out,
+               "{\"type\":\"hazards\",\"id\":%u,\"kernel\":%s,\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],"
+               "\"traced_blocks\":%u,\"accesses\":%" PRIu64 ",\"dropped\":%u,\"hazards\":%" PRIu64 ",\"first\":[",
+               l.id, json_string(l.kernel).c_str(), l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
+               l.traced_blocks, h.accesses, l.dropped, h.hazards);
+  for (size_t i = 0; i < h.first.size(); ++i) {
+    const Hazard &z = h.first[i];
+    std::fprintf(out,
+                 "%s{\"block\":%u,\"address\":%" PRIu64 ",\"offset\":%" PRIu64 ",\"writer\":%u,\"reader\":%u,"
+                 "\"writer_pc\":%" PRIu64 ",\"reader_pc\":%" PRIu64 ",\"size\":%u,\"step\":%u,\"writer_phase\":%u,"
+                 "\"reader_phase\":%u,\"same_warp\":%s}",
+                 i ? "," : "", z.block, z.address, z.address - z.block_low, unsigned(z.writer), unsigned(z.reader),
+                 z.writer_pc, z.reader_pc, unsigned(z.size), z.step, z.writer_phase, z.reader_phase,
+                 z.same_warp ? "true" : "false");
+  }
+  std::fprintf(out, "]}\n");
 }
 
 }  // namespace tracer

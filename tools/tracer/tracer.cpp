@@ -30,7 +30,15 @@
 ///   TRACER_KERNELS       comma-separated substrings of kernel names to trace (default: all)
 ///   TRACER_MAX_BLOCKS    trace blocks with a linear index below this (default 4)
 ///   TRACER_MAX_RECORDS   records per launch (default 1048576, 32 bytes each)
-///   TRACER_MAX_LAUNCHES  traced launches per process (default 64)
+///   TRACER_MAX_LAUNCHES  traced launches per process (default 64; with TRACER_HAZARDS, no limit)
+///   TRACER_KERNELS_EXACT comma-separated kernel names to trace, each the whole name (no parameters or
+///                        template arguments): reduceInterleaved traces neither
+///                        baseline::reduceInterleaved nor reduceInterleavedTail (instead of TRACER_KERNELS)
+///   TRACER_HAZARDS       hazard file: for every traced launch one line with the read-write hazards on
+///                        global memory inside a block (hazards.hpp) instead of its records; only
+///                        global accesses and barriers are recorded then, and the trace file is
+///                        written only when TRACER_OUT is set too
+#include "hazards.hpp"
 #include "trace_format.h"
 #include "trace_writer.hpp"
 
@@ -110,31 +118,48 @@ struct Tracer {
   std::mutex mutex;
   Sanitizer_SubscriberHandle subscriber = nullptr;
   std::FILE *out = nullptr;
+  std::FILE *hazards_out = nullptr;
+  std::string hazards_path = env_string("TRACER_HAZARDS", "");
+  bool write_records = hazards_path.empty() || !env_string("TRACER_OUT", "").empty();
   std::string out_path = env_string("TRACER_OUT", "trace.jsonl");
   std::string patches = env_string("TRACER_PATCHES", library_dir() + "tracer_patches.fatbin");
   std::vector<std::string> filters;
+  std::vector<std::string> exact;  ///< TRACER_KERNELS_EXACT
   uint32_t max_blocks = static_cast<uint32_t>(env_number("TRACER_MAX_BLOCKS", 4));
   uint32_t max_records = static_cast<uint32_t>(env_number("TRACER_MAX_RECORDS", 1u << 20));
-  uint32_t max_launches = static_cast<uint32_t>(env_number("TRACER_MAX_LAUNCHES", 64));
+  uint32_t max_launches =
+      static_cast<uint32_t>(env_number("TRACER_MAX_LAUNCHES", hazards_path.empty() ? 64 : 0xffffffffu));
   uint32_t launches = 0;
   std::set<CUcontext> contexts_with_patches;
   std::set<CUcontext> contexts_without_patches;
   std::map<std::pair<CUcontext, Sanitizer_StreamHandle>, std::vector<Pending>> pending;
 
-  /// @brief Reads TRACER_KERNELS into `filters`.
+  /// @brief Reads TRACER_KERNELS into `filters` and TRACER_KERNELS_EXACT into `exact`.
   Tracer() {
-    const std::string list = env_string("TRACER_KERNELS", "");
-    size_t start = 0;
-    while (start <= list.size() && !list.empty()) {
-      const size_t comma = std::min(list.find(',', start), list.size());
-      if (comma > start) filters.push_back(list.substr(start, comma - start));
-      start = comma + 1;
+    for (auto [name, into] : {std::pair{"TRACER_KERNELS", &filters}, std::pair{"TRACER_KERNELS_EXACT", &exact}}) {
+      const std::string list = env_string(name, "");
+      size_t start = 0;
+      while (start <= list.size() && !list.empty()) {
+        const size_t comma = std::min(list.find(',', start), list.size());
+        if (comma > start) into->push_back(list.substr(start, comma - start));
+        start = comma + 1;
+      }
     }
   }
 
-  /// @brief Closes the trace file.
+  /// @brief Closes the trace and hazard files.
   ~Tracer() {
     if (out != nullptr) std::fclose(out);
+    if (hazards_out != nullptr) std::fclose(hazards_out);
+  }
+
+  /// @brief The hazard file, opened (and truncated) on first use; nullptr if it cannot be opened.
+  std::FILE *hazard_file() {
+    if (hazards_out == nullptr && !hazards_path.empty()) {
+      hazards_out = std::fopen(hazards_path.c_str(), "w");
+      if (hazards_out == nullptr) std::fprintf(stderr, "tracer: cannot write %s\n", hazards_path.c_str());
+    }
+    return hazards_out;
   }
 
   /// @brief The trace file, opened (and truncated) on first use; nullptr if it cannot be opened.
@@ -146,17 +171,42 @@ struct Tracer {
     return out;
   }
 
-  /// @brief Prints "tracer: skipped: <reason>" and writes the same reason into the trace file.
+  /// @brief Prints "tracer: skipped: <reason>" and writes the same reason into the trace file (and
+  /// the hazard file).
   void skip(const std::string &reason) {
     std::fprintf(stderr, "tracer: skipped: %s\n", reason.c_str());
-    if (std::FILE *f = file()) {
+    for (std::FILE *f : {write_records ? file() : nullptr, hazard_file()}) {
+      if (f == nullptr) continue;
       tracer::write_skipped(f, reason);
       std::fflush(f);
     }
   }
 
+  /// @brief A demangled kernel name without its return type, parameters, template arguments and
+  /// anonymous namespace: "void k<64u>(int*)" -> "k", "(anonymous namespace)::k(int*)" -> "k".
+  static std::string base_name(std::string plain) {
+    const std::string anonymous = "(anonymous namespace)::";
+    for (size_t at; (at = plain.find(anonymous)) != std::string::npos;) plain.erase(at, anonymous.size());
+    std::string out;
+    int depth = 0;
+    for (char c : plain) {
+      if (c == '(' && depth == 0) break;
+      if (c == '<') ++depth;
+      if (depth == 0) out += c;
+      if (c == '>' && depth > 0) --depth;
+    }
+    const size_t space = out.rfind(' ');
+    return space == std::string::npos ? out : out.substr(space + 1);
+  }
+
   /// @brief Whether a launch of the kernel called @p mangled / @p plain is to be traced.
   bool wanted(const std::string &mangled, const std::string &plain) const {
+    if (!exact.empty()) {
+      const std::string base = base_name(plain);
+      for (const std::string &e : exact)
+        if (e == mangled || e == base) return true;
+      return false;
+    }
     if (filters.empty()) return true;
     for (const std::string &f : filters)
       if (mangled.find(f) != std::string::npos || plain.find(f) != std::string::npos) return true;
@@ -185,6 +235,11 @@ struct Tracer {
         {SANITIZER_INSTRUCTION_BLOCK_EXIT, "TracerBlockExit"},
     };
     for (const auto &[instruction, callback] : kPatches) {
+      // The hazard check needs global accesses and barriers only: fewer records, more of them kept.
+      if (!hazards_path.empty() && (instruction == SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS ||
+                                    instruction == SANITIZER_INSTRUCTION_BLOCK_ENTER ||
+                                    instruction == SANITIZER_INSTRUCTION_BLOCK_EXIT))
+        continue;
       const SanitizerResult r = sanitizerPatchInstructions(instruction, data->module, callback);
       if (r != SANITIZER_SUCCESS)
         std::fprintf(stderr, "tracer: sanitizerPatchInstructions(%s): %s\n", callback, result_string(r).c_str());
@@ -262,9 +317,15 @@ struct Tracer {
           sanitizerMemcpyDeviceToHost(records, p.device_records, sizeof(tracer::Record) * n, stream) ==
               SANITIZER_SUCCESS)
         p.info.records = n;
-      if (std::FILE *f = file()) {
+      else if (n > 0)
+        p.info.dropped = header->next;  // nothing read back: everything counts as lost
+      if (std::FILE *f = write_records ? file() : nullptr) {
         tracer::write_launch(f, p.info);
         for (uint32_t i = 0; i < p.info.records; ++i) tracer::write_record(f, p.info.id, records[i]);
+        std::fflush(f);
+      }
+      if (std::FILE *f = hazard_file()) {
+        tracer::write_hazards(f, p.info, tracer::find_global_hazards(records, p.info.records));
         std::fflush(f);
       }
       if (records != nullptr) sanitizerFreeHost(p.context, records);
@@ -319,6 +380,7 @@ int subscribe_once() {
     sanitizerEnableCallback(1, t.subscriber, SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CBID_RESOURCE_MODULE_LOADED);
     sanitizerEnableCallback(1, t.subscriber, SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CBID_LAUNCH_BEGIN);
     sanitizerEnableCallback(1, t.subscriber, SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CBID_LAUNCH_END);
+    if (std::FILE *f = t.hazard_file()) std::fflush(f);  // exists from now on: the tracer was loaded
     return 1;
   }();
   return result;
