@@ -16,7 +16,11 @@
 #  - calls that reach past the tests: reading the environment (where the harness's settings and
 #    each test's result record are named), opening, writing, renaming or re-dating files (a forged
 #    record), starting programs, loading libraries, signal handlers, system calls of its own (the
-#    raw `syscall` instruction too, found in its disassembly with OBJDUMP), or GoogleTest itself.
+#    raw `syscall` instruction too, found in its disassembly with OBJDUMP), or GoogleTest itself;
+#  - launches the tests cannot see: the driver API (cuLaunchKernel and every other cu* call, or its
+#    entry points through cudaGetDriverEntryPoint*), and CUDA graphs and stream capture. The tests
+#    record a lab's launches through the runtime's launch calls (<<< >>>, cudaLaunchKernel,
+#    cudaLaunchKernelExC, cudaLaunchCooperativeKernel) and time and check what they record.
 #
 # No lab needs any of them: a kernel, its launcher and a model of the hardware compute and return.
 # A violation is reported with the file and the symbol; the library is removed and the lab's
@@ -43,6 +47,9 @@ set(outside_c
   "^system$" "^popen$" "^v?fork$" "^clone3?$" "^posix_spawnp?$" "^f?exec(l|lp|le|v|vp|vpe|ve|veat)$"
   "^syscall$" "^dl(m?open|v?sym)$" "^signal$" "^sigaction$" "^(tg|pthread_)?kill$"
   "^prctl$" "^ptrace$" "^process_vm_writev$" "^setrlimit$")
+# Launch paths the tests' launch recorder does not see (common/testing/launch_recorder.cpp).
+set(outside_launch "^cu[A-Z][A-Za-z0-9_]*$" "^cudaGetDriverEntryPoint" "^cudaGraph" "^cudaStreamBeginCapture"
+                   "^cudaStreamEndCapture" "^cudaStreamGetCaptureInfo" "^cudaStreamUpdateCaptureDependencies")
 set(outside_cxx
   "^std::(__cxx11::)?basic_(i|o)?fstream<" "^std::basic_filebuf<" "^std::(__fs::)?filesystem::")
 string(REPLACE "\n" ";" lines "${listing}")
@@ -63,6 +70,13 @@ foreach(line IN LISTS lines)
       list(APPEND problems "${SOURCE_DIR}/${member}: error: uses GoogleTest (cmake/CheckLabSymbols.cmake): ${name}")
     else()
       if(type STREQUAL "U")
+        foreach(pattern IN LISTS outside_launch)
+          if(name MATCHES "${pattern}")
+            list(APPEND problems "${SOURCE_DIR}/${member}: error: calls ${name} (cmake/CheckLabSymbols.cmake): the lab's \
+code launches kernels with <<< >>> or the runtime's cudaLaunchKernel/cudaLaunchKernelEx/cudaLaunchCooperativeKernel \
+only, which the tests record and check; no driver API, driver entry points or CUDA graphs")
+          endif()
+        endforeach()
         foreach(pattern IN LISTS outside_c)
           if(name MATCHES "${pattern}")
             list(APPEND problems "${SOURCE_DIR}/${member}: error: calls ${name} (cmake/CheckLabSymbols.cmake): the lab's \

@@ -12,6 +12,7 @@ struct HelloCase {
 };
 
 class NestedHelloWorld : public cudalab::GpuTest, public ::testing::WithParamInterface<HelloCase> {};
+class NestedHelloLaunchErrors : public cudalab::GpuTest {};
 
 // Launched as <<<G, B>>>(B, 0, record): depth 0 is the host's grid (G blocks of B threads); every
 // block's thread 0 launches a 1-block child of B/2 threads, so depth d >= 1 holds G grids of one
@@ -67,5 +68,48 @@ INSTANTIATE_TEST_SUITE_P(Nested, NestedHelloWorld,
                            return "grid" + std::to_string(info.param.grid) + "_block" +
                                   std::to_string(info.param.block);
                          });
+
+// A launch from the GPU can fail. Here the device runtime's pool of pending launches is made as
+// small as it goes (cudaLimitDevRuntimePendingLaunchCount 1; "when the buffer is full, an attempt
+// to allocate a launch slot during a device side kernel launch will fail": CUDA C++ Programming
+// Guide, dynamic parallelism, configuration options) while thousands of blocks launch their child
+// at once, so some launches fail. Whichever fail, the record must add up: every launch that did
+// not run reported an error, and no launch that ran did. A kernel that reads cudaGetLastError()
+// before its launch, or not for this launch, reports none.
+TEST_F(NestedHelloLaunchErrors, EveryFailedChildLaunchIsReported) {
+  std::size_t before = 0;
+  CUDALAB_ASSERT_OK(cudaDeviceGetLimit(&before, cudaLimitDevRuntimePendingLaunchCount));
+  struct Restore {  // the other tests get the pool they had
+    std::size_t value;
+    ~Restore() { cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, value); }
+  } restore{before};
+  CUDALAB_ASSERT_OK(configure_device_runtime(1));
+  const int block = 64;
+  int grid = 1 << 12, attempts = 0, ran = 0;
+  HelloRecord host{};
+  cudalab::DeviceBuffer<HelloRecord> record;
+  CUDALAB_ASSERT_OK(record.allocate(1));
+  for (int round = 0; round < 3 && attempts == ran; ++round, grid *= 4) {
+    CUDALAB_ASSERT_OK(cudaMemset(record.get(), 0, sizeof(HelloRecord)));
+    nestedHelloWorld<<<grid, block>>>(block, 0, record.get());
+    CUDALAB_ASSERT_LAUNCH("nestedHelloWorld");
+    CUDALAB_ASSERT_OK(cudaMemcpy(&host, record.get(), sizeof(HelloRecord), cudaMemcpyDeviceToHost));
+    attempts = ran = 0;
+    for (int d = 1; d < kMaxHelloDepth; ++d) {
+      attempts += host.launches[d];
+      ran += host.grids[d];
+    }
+  }
+  const std::string ctx = cudalab::context({{"grid", grid / 4}, {"block", block}, {"pending launch slots", 1}});
+  if (attempts == ran)
+    CUDALAB_SKIP_NOT_APPLICABLE() << "no device-side launch failed with one pending-launch slot (" << ctx << ")";
+  if (host.launch_errors != attempts - ran)
+    GTEST_FAIL() << "nestedHelloWorld: " << attempts - ran << " of " << attempts
+                 << " child launches failed (the device runtime's pool of pending launches was made small on "
+                    "purpose), but record_launch() was told of "
+                 << host.launch_errors
+                 << " errors: pass cudaGetLastError() to record_launch() right after the launch it is about (" << ctx
+                 << ")";
+}
 
 }  // namespace
