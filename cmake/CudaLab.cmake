@@ -1179,6 +1179,16 @@ endif()
       list(JOIN excluded ":" filter)
       set(filter "-${filter}")
     endif()
+    # The same exclusions as a regular expression over CTest's test names (<lab>.<GoogleTest name>):
+    # '*' any text, '?' one character, everything else literally.
+    set(excluded_regex "")
+    foreach(pattern IN LISTS excluded)
+      string(REGEX REPLACE "([][.+^$(){}|\\])" "\\\\\\1" rx "${pattern}")
+      string(REPLACE "*" ".*" rx "${rx}")
+      string(REPLACE "?" "." rx "${rx}")
+      list(APPEND excluded_regex "${rx}")
+    endforeach()
+    list(JOIN excluded_regex "|" excluded_regex)
     if(NOT kernels)
       message(STATUS "cuda-labs: ${lab}: no SanitizeAll checks (the student writes no kernel)")
     endif()
@@ -1216,9 +1226,29 @@ set_tests_properties([==[${name}]==] PROPERTIES LABELS \"${lab};correctness;gpu;
   SKIP_REGULAR_EXPRESSION [==[\\[ CUDALAB  \\] skipped:]==] TIMEOUT ${ctest_timeout} PROCESSORS 2
   ENVIRONMENT \"CUDALAB_STATE_DIR=${CMAKE_CURRENT_BINARY_DIR};CUDALAB_KERNEL_TIMEOUT=${ARG_PERF_TIMEOUT};GTEST_OUTPUT=json:${CMAKE_CURRENT_BINARY_DIR}/results/${record}\")
 list(APPEND cudalab_late_${lab} [==[${name}]==])
+list(APPEND cudalab_sanitize_all_${lab} [==[${name}]==])
 endif()
 ")
     endforeach()
+    # Correctness first: a SanitizeAll check passes only when every test it runs passes, so it
+    # runs only after those tests passed in this ctest run (a CTest fixture; CTest reports it
+    # "Not Run" when one failed, and tools/grade.py names that test). No grade changes: where one of
+    # them fails, the check could not pass. Skipped tests (no GPU) do not stop it.
+    string(APPEND lab_tests "\
+if(cudalab_sanitize_all_${lab} AND ${lab}_correctness_gpu_TESTS)
+  set(cudalab_setups_${lab} \"\")
+  foreach(t IN LISTS ${lab}_correctness_gpu_TESTS)
+    list(FIND cudalab_late_${lab} \"\${t}\" late)  # no IN_LIST: ctest reads this file without policies
+    if(late EQUAL -1 AND NOT t MATCHES [==[^${lab}[.](${excluded_regex})$]==])
+      list(APPEND cudalab_setups_${lab} \"\${t}\")
+    endif()
+  endforeach()
+  if(cudalab_setups_${lab})
+    set_tests_properties(\${cudalab_setups_${lab}} PROPERTIES FIXTURES_SETUP ${lab}.gpu_correctness)
+    set_tests_properties(\${cudalab_sanitize_all_${lab}} PROPERTIES FIXTURES_REQUIRED ${lab}.gpu_correctness)
+  endif()
+endif()
+")
   endif()
   string(APPEND lab_tests "\
 if(cudalab_early_${lab} AND cudalab_late_${lab})

@@ -280,6 +280,20 @@ def points_for(test: str, rules: list[tuple[str, float]], default: float) -> flo
     return default
 
 
+# CTest's output for a test whose fixture's setup tests failed (FIXTURES_REQUIRED; the SanitizeAll
+# checks require the lab's GPU correctness tests they run, cmake/CudaLab.cmake).
+DEPENDENCIES_FAILED = re.compile(r"Failed test dependencies: ([^\n]*)")
+
+
+def correctness_first(failed: str, lab: str) -> str:
+    """The reason of a check that was not run because tests it needs failed (@p failed: CTest's
+    space-separated list of their names)."""
+    names = [n[len(lab) + 1:] if n.startswith(lab + ".") else n for n in failed.split()]
+    shown = ", ".join(names[:2]) + (f" and {len(names) - 2} more" if len(names) > 2 else "")
+    return (f"correctness first: not run, because {len(names)} of the GPU correctness tests it runs failed "
+            f"({shown}); it runs once they all pass")
+
+
 def reason_for(status: str, ctest_message: str, output: str, timeout: str = "", recorded: str = "") -> str:
     """One line that says what happened to a test that did not pass: ctest's word for a timeout or
     a crash, else the reason of its record (@p recorded), else the one its output gives."""
@@ -388,6 +402,8 @@ def grade(junit_text: str | bytes, manifest: dict, labels: dict[str, list[str]],
             tags = [m.group(1), m.group(2)] if m else tags
         elif case.get("status") == "run":
             status = "passed"
+        elif case.get("status") == "notrun" and DEPENDENCIES_FAILED.search(output):
+            status = "failed"  # a check that needs tests which failed in this run (a CTest fixture)
         elif case.get("status") in ("notrun", "disabled"):
             status = "skipped"
         else:
@@ -409,6 +425,8 @@ def grade(junit_text: str | bytes, manifest: dict, labels: dict[str, list[str]],
             status = max(status, record.status, key=("passed", "skipped", "failed").index)
             recorded = record.reason
         reason = "" if status == "passed" else reason_for(status, ctest_message, output, recorded=recorded)
+        if status == "failed" and case.get("status") == "notrun":
+            reason = correctness_first(DEPENDENCIES_FAILED.search(output).group(1), lab)
         if record is None and status == "passed" and name in records:
             # GoogleTest writes the record when the process ends normally and the sanitizer checks
             # always write one: a pass without it ended early

@@ -97,6 +97,26 @@ class GradeTest(unittest.TestCase):
         self.assertEqual((r.status, r.points, r.kind), ("skipped", 0, "performance"))
         self.assertIn("no usable CUDA GPU", r.reason)
 
+    def test_a_check_not_run_for_failed_correctness_tests_fails_and_names_them(self):
+        junit = f"""<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="x" tests="2">
+  <testcase name="{LAB}.SanitizeAll.memcheck" classname="a" time="0" status="notrun">
+    <skipped message="Fixture dependency failed"/>
+    <system-out>Failed test dependencies: {LAB}.Sum.Large {LAB}.Sum.Hangs {LAB}.Sum.Crashes</system-out></testcase>
+  <testcase name="{LAB}.SanitizeAll.racecheck" classname="a" time="0" status="notrun">
+    <skipped message="SKIP_REGULAR_EXPRESSION_MATCHED"/>
+    <system-out>[ CUDALAB  ] skipped: compute-sanitizer not found</system-out></testcase>
+</testsuite>
+"""
+        labels = {f"{LAB}.SanitizeAll.{t}": [LAB, "correctness", "gpu", "sanitizer"] for t in ("memcheck", "racecheck")}
+        results = {r.name: r for r in grade.grade(junit, self.manifest, labels)}
+        r = results[f"{LAB}.SanitizeAll.memcheck"]
+        self.assertEqual((r.status, r.points), ("failed", 0))
+        self.assertIn("correctness first: not run, because 3 of the GPU correctness tests it runs failed "
+                      "(Sum.Large, Sum.Hangs and 1 more)", r.reason)
+        self.assertEqual(results[f"{LAB}.SanitizeAll.racecheck"].status, "skipped")
+        self.assertFalse(grade.health_line(list(results.values())).startswith("health: NO GPU TEST RAN"))
+
     def test_a_program_older_than_its_sources_says_build_again(self):
         why = "the test program was built from an older version of labs/x.cu: build again (cmake --build /b), then run ctest"
         stale = [grade.Result(f"{LAB}_correctness_host_NOT_BUILT", LAB, "correctness", "host", "not built", 0, 12, why)]
