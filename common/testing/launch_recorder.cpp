@@ -128,58 +128,54 @@ std::string describe(const LaunchRecord &l) {
 }  // namespace cudalab
 
 // The wrapped entry points (linked with -Wl,--wrap=cudaLaunchKernel,--wrap=__cudaLaunchKernel, see
-// common/CMakeLists.txt): record, run the checks every kernel gets (cudalab/launch_checks.hpp: the
-// shared-memory fill before the launch, an injected launch failure or kernel fault), then forward
-// to the runtime -- unchanged unless a fault-injection scope is alive.
-extern "C" cudaError_t __wrap_cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, std::size_t shared,
-                                               cudaStream_t stream) {
-  static const auto forward = cudalab::detail::real_symbol<cudalab::LaunchByFunc>("cudaLaunchKernel");
+// common/CMakeLists.txt), and the cooperative launch (ch05_06's grid-wide kernels) and the
+// extended launch (cudaLaunchKernelEx), so that no launch entry point of the runtime escapes the
+// recorder, the checks every kernel gets and the timer's watch: each records the launch, runs
+// those checks (cudalab/launch_checks.hpp: the shared-memory fill before the launch, an injected
+// launch failure or kernel fault), then forwards to the runtime -- unchanged unless a
+// fault-injection scope is alive.
+namespace {
+
+/// @brief Records a launch of @p func or @p handle, runs the checks before it, calls @p forward
+/// (which may see the block as those checks changed it) and the checks after it.
+template <typename Forward>
+cudaError_t recorded_launch(const void *func, cudaKernel_t handle, dim3 grid, dim3 &block, std::size_t shared,
+                            cudaStream_t stream, Forward forward) {
   cudalab::LaunchRecord r;
   r.func = func;
+  r.handle = handle;
   r.grid = grid;
   r.block = block;
   r.shared_bytes = shared;
   r.stream = stream;
   cudalab::record(r);
   cudalab::testing::detail::before_launch(stream, &block);
-  cudaError_t result = forward(func, grid, block, args, shared, stream);
+  const cudaError_t result = forward();
   cudalab::testing::detail::after_launch(stream, result);
   return result;
+}
+
+}  // namespace
+
+extern "C" cudaError_t __wrap_cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, std::size_t shared,
+                                               cudaStream_t stream) {
+  static const auto forward = cudalab::detail::real_symbol<cudalab::LaunchByFunc>("cudaLaunchKernel");
+  return recorded_launch(func, nullptr, grid, block, shared, stream,
+                         [&] { return forward(func, grid, block, args, shared, stream); });
 }
 
 extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
                                                  std::size_t shared, cudaStream_t stream) {
   static const auto forward = cudalab::detail::real_symbol<cudalab::LaunchByHandle>("__cudaLaunchKernel");
-  cudalab::LaunchRecord r;
-  r.handle = kernel;
-  r.grid = grid;
-  r.block = block;
-  r.shared_bytes = shared;
-  r.stream = stream;
-  cudalab::record(r);
-  cudalab::testing::detail::before_launch(stream, &block);
-  cudaError_t result = forward(kernel, grid, block, args, shared, stream);
-  cudalab::testing::detail::after_launch(stream, result);
-  return result;
+  return recorded_launch(nullptr, kernel, grid, block, shared, stream,
+                         [&] { return forward(kernel, grid, block, args, shared, stream); });
 }
 
-// The cooperative launch (ch05_06's grid-wide kernels) and the extended launch
-// (cudaLaunchKernelEx): recorded and checked like the others, so that no launch entry point of the
-// runtime escapes the recorder, the checks every kernel gets and the timer's watch.
 extern "C" cudaError_t __wrap_cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
                                                           std::size_t shared, cudaStream_t stream) {
   static const auto forward = cudalab::detail::real_symbol<cudalab::LaunchByFunc>("cudaLaunchCooperativeKernel");
-  cudalab::LaunchRecord r;
-  r.func = func;
-  r.grid = grid;
-  r.block = block;
-  r.shared_bytes = shared;
-  r.stream = stream;
-  cudalab::record(r);
-  cudalab::testing::detail::before_launch(stream, &block);
-  cudaError_t result = forward(func, grid, block, args, shared, stream);
-  cudalab::testing::detail::after_launch(stream, result);
-  return result;
+  return recorded_launch(func, nullptr, grid, block, shared, stream,
+                         [&] { return forward(func, grid, block, args, shared, stream); });
 }
 
 extern "C" cudaError_t __wrap_cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
@@ -187,15 +183,6 @@ extern "C" cudaError_t __wrap_cudaLaunchKernelExC(const cudaLaunchConfig_t *conf
   static const auto forward = cudalab::detail::real_symbol<LaunchEx>("cudaLaunchKernelExC");
   if (config == nullptr) return forward(config, func, args);
   cudaLaunchConfig_t c = *config;
-  cudalab::LaunchRecord r;
-  r.func = func;
-  r.grid = c.gridDim;
-  r.block = c.blockDim;
-  r.shared_bytes = c.dynamicSmemBytes;
-  r.stream = c.stream;
-  cudalab::record(r);
-  cudalab::testing::detail::before_launch(c.stream, &c.blockDim);
-  cudaError_t result = forward(&c, func, args);
-  cudalab::testing::detail::after_launch(c.stream, result);
-  return result;
+  return recorded_launch(func, nullptr, c.gridDim, c.blockDim, c.dynamicSmemBytes, c.stream,
+                         [&] { return forward(&c, func, args); });
 }

@@ -9,7 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iomanip>
+#include <chrono>
 #include <sstream>
+#include <thread>
 
 namespace cudalab {
 
@@ -31,17 +33,44 @@ std::size_t free_device_memory() {
   return cap > 0 && cap < free_bytes ? cap : free_bytes;
 }
 
+bool MemoryWait::again(cudaError_t err) {
+  if (err != cudaErrorMemoryAllocation || waited_ms_ >= kBudgetMs) return false;
+  (void)cudaGetLastError();  // not sticky; cleared so the next call starts clean
+  std::this_thread::sleep_for(std::chrono::milliseconds(kStepMs));
+  waited_ms_ += kStepMs;
+  return true;
+}
+
+std::string out_of_memory(const char *expr, const char *file, int line) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  cudaMemGetInfo(&free_bytes, &total_bytes);
+  (void)cudaGetLastError();
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(2) << "the GPU had no memory left for the test's own buffers (" << expr << " at "
+     << file << ":" << line << ") after waiting " << MemoryWait::kBudgetMs / 1000
+     << " s for other programs to free some; now " << free_bytes / double(1ull << 30) << " of "
+     << total_bytes / double(1ull << 30)
+     << " GiB free: not your kernel. Close the other programs that use the GPU (nvidia-smi lists them) and run "
+        "the test again";
+  return os.str();
+}
+
 std::string lacks_free_memory(std::size_t bytes, const std::string &what, bool *gpu_too_small) {
   // The "% of copy bandwidth" figure of the timed tests allocates buffers of its own: measured (and
   // cached) now, before the test's data takes the memory.
   measured_copy_bandwidth_gbs();
   std::size_t free_bytes = 0, total_bytes = 0;
-  cudaMemGetInfo(&free_bytes, &total_bytes);
-  if (const std::size_t cap = memory_cap(); cap > 0) {
-    free_bytes = std::min(free_bytes, cap);
-    total_bytes = std::min(total_bytes, cap);
-  }
   const std::size_t spare = std::size_t(256) << 20;
+  // Other tests of the same ctest run may hold the memory for a while: wait for them (up to
+  // MemoryWait's budget) before calling the memory missing.
+  for (MemoryWait wait;;) {
+    cudaMemGetInfo(&free_bytes, &total_bytes);
+    if (const std::size_t cap = memory_cap(); cap > 0) {
+      free_bytes = std::min(free_bytes, cap);
+      total_bytes = std::min(total_bytes, cap);
+    }
+    if (bytes + spare <= free_bytes || bytes + spare > total_bytes || !wait.again(cudaErrorMemoryAllocation)) break;
+  }
   if (gpu_too_small) *gpu_too_small = bytes + spare > total_bytes;
   if (bytes + spare <= free_bytes) return "";
   const double gib = double(1ull << 30);

@@ -98,4 +98,25 @@ std::size_t free_device_memory();
 /// before any student code runs in the test.
 std::string lacks_free_memory(std::size_t bytes, const std::string &what, bool *gpu_too_small = nullptr);
 
+/// @brief The wait of CUDALAB_ASSERT_OK and CUDALAB_REQUIRE_FREE_MEMORY for GPU memory that other
+/// programs (the other tests of a parallel ctest run) hold for a while: again(err) is true, after a
+/// pause, while @p err is cudaErrorMemoryAllocation and less than kBudgetMs has been waited.
+class MemoryWait {
+ public:
+  static constexpr int kStepMs = 250;       ///< pause between two tries
+  static constexpr int kBudgetMs = 30000;   ///< longest wait per call
+  /// @brief Whether to try again (after the pause); clears the error.
+  bool again(cudaError_t err);
+
+ private:
+  int waited_ms_ = 0;
+};
+
+/// @brief Whether this machine must run every test (CUDALAB_REQUIRE_COUNTERS, cudalab/ncu.hpp).
+bool counters_required();
+
+/// @brief Why a test's own allocation (@p expr at @p file:@p line) still found no memory after the
+/// wait: the free and total memory, and that it is not the student's kernel.
+std::string out_of_memory(const char *expr, const char *file, int line);
+
 }  // namespace cudalab
