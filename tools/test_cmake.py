@@ -405,6 +405,75 @@ class SanitizeAllRecordTest(unittest.TestCase):
         self.assertNotIn("failures", case)
 
 
+@unittest.skipUnless(CMAKE and os.name == "posix", "cmake and a POSIX shell needed")
+class GlobalRaceTest(unittest.TestCase):
+    """SanitizeAll.globalrace (cmake/RunSanitizer.cmake, TOOL=globalrace): the hazard file that the
+    kernel tracer writes (tools/tracer/trace_writer.hpp), read back into a pass, a failure that names
+    the race, or a skip; here a stand-in program writes it."""
+
+    def check(self, hazard_lines, *, tracer=True, unavailable=""):
+        with tempfile.TemporaryDirectory() as tmp:
+            t = Path(tmp)
+            (t / "libkernel_tracer.so").write_text("")  # never loaded: the stand-in program plays its part
+            (t / "tracer_patches.fatbin").write_text("")
+            (t / "unavailable.txt").write_text(unavailable)
+            lines = "".join(f"echo '{line}' >> \"$TRACER_HAZARDS\"\n" for line in hazard_lines)
+            (t / "program").write_text(
+                "#!/bin/sh\n[ \"$1\" = --cudalab-probe ] && exit 0\n"
+                "[ -n \"$TRACER_KERNELS_EXACT\" ] || exit 3\n: > \"$TRACER_HAZARDS\"\n" + lines +
+                'f=${GTEST_OUTPUT#json:}\necho \'{"tests": 2, "failures": 0, "testsuites": []}\' > "$f"\nexit 0\n')
+            (t / "program").chmod(0o755)
+            (t / "results").mkdir()
+            env = dict(os.environ, GTEST_OUTPUT=f"json:{t / 'results' / 'r.json'}")
+            env.pop("LD_PRELOAD", None)
+            sanitizer = str(t / "libkernel_tracer.so") if tracer else ""
+            rc, out = run([CMAKE, f"-DSANITIZER={sanitizer}", "-DTOOL=globalrace", f"-DEXE={t / 'program'}",
+                           f"-DTRACER_PATCHES={t / 'tracer_patches.fatbin'}",
+                           f"-DTRACER_UNAVAILABLE={t / 'unavailable.txt'}", "-DKERNELS=reduceInterleaved",
+                           "-DNAME=SanitizeAll.globalrace", "-P", str(ROOT / "cmake" / "RunSanitizer.cmake")], env=env)
+            record = json.loads((t / "results" / "r.json").read_text())
+        return rc, out, record["testsuites"][0]["testsuite"][0]
+
+    LAUNCH = ('{"type":"hazards","id":0,"kernel":"reduceInterleaved(int*, int*, unsigned int)","grid":[4,1,1],'
+              '"block":[64,1,1],"traced_blocks":4,"accesses":900,"dropped":0,')
+
+    def test_no_hazard_passes_and_says_how_many_launches_were_traced(self):
+        rc, out, case = self.check([self.LAUNCH + '"hazards":0,"first":[]}'] * 2)
+        self.assertEqual(rc, 0, out)
+        self.assertNotIn("failures", case)
+        self.assertIn("2 launches of your kernels traced, no race on global memory", out)
+
+    def test_a_race_fails_and_names_kernel_threads_and_the_missing_barrier(self):
+        race = ('"hazards":3,"first":[{"block":0,"address":139637976727620,"offset":64,"writer":16,"reader":0,'
+                '"writer_pc":256,"reader_pc":240,"size":4,"step":2,"writer_phase":0,"reader_phase":0,'
+                '"same_warp":true}]}')
+        rc, out, case = self.check([self.LAUNCH + '"hazards":0,"first":[]}', self.LAUNCH + race])
+        self.assertNotEqual(rc, 0, out)
+        reason = case.get("cudalab_reason", "")
+        self.assertIn("a data race on global memory in your kernels (3 places in 2 traced launches)", reason)
+        self.assertIn("reduceInterleaved(int*, int*, unsigned int), block 0: thread 0 reads the 4 bytes at offset 64",
+                      reason)
+        self.assertIn("while thread 16 writes them, after the same __syncthreads() (number 2)", reason)
+        self.assertIn("no __syncwarp() between them", reason)
+
+    def test_threads_of_two_warps_are_told_about_syncthreads(self):
+        race = ('"hazards":1,"first":[{"block":1,"address":4096,"offset":128,"writer":40,"reader":3,'
+                '"writer_pc":256,"reader_pc":240,"size":4,"step":0,"writer_phase":1,"reader_phase":0,'
+                '"same_warp":false}]}')
+        rc, out, case = self.check([self.LAUNCH + race])
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn("before the first __syncthreads(); threads of different warps, and threads of different "
+                      "warps are ordered only by __syncthreads()", case.get("cudalab_reason", ""))
+
+    def test_a_tracer_that_could_not_run_or_was_not_built_skips(self):
+        rc, out, case = self.check(['{"type":"skipped","reason":"sanitizerSubscribe failed: busy"}'])
+        self.assertEqual((rc, case["result"]), (0, "SKIPPED"), out)
+        self.assertIn("the kernel tracer could not run: sanitizerSubscribe failed", case.get("cudalab_reason", ""))
+        rc, out, case = self.check([], tracer=False, unavailable="no Compute Sanitizer API here\n")
+        self.assertEqual((rc, case["result"]), (0, "SKIPPED"), out)
+        self.assertIn("needs the kernel tracer: no Compute Sanitizer API here", case.get("cudalab_reason", ""))
+
+
 NVCC = shutil.which("nvcc")
 
 
