@@ -18,9 +18,15 @@
 #    record), starting programs, loading libraries, signal handlers, system calls of its own (the
 #    raw `syscall` instruction too, found in its disassembly with OBJDUMP), or GoogleTest itself;
 #  - launches the tests cannot see: the driver API (cuLaunchKernel and every other cu* call, or its
-#    entry points through cudaGetDriverEntryPoint*), and CUDA graphs and stream capture. The tests
-#    record a lab's launches through the runtime's launch calls (<<< >>>, cudaLaunchKernel,
-#    cudaLaunchKernelExC, cudaLaunchCooperativeKernel) and time and check what they record.
+#    entry points through cudaGetDriverEntryPoint*), CUDA graphs and stream capture, and modules
+#    loaded at run time (cudaLibrary*). The tests record a lab's launches through the runtime's
+#    launch calls (<<< >>>, cudaLaunchKernel, cudaLaunchKernelExC, cudaLaunchCooperativeKernel) and
+#    time and check what they record;
+#  - the harness: the lab's library is linked into the test programs, which export the functions it
+#    calls, so it could call the timer (cudalab::detail::set_sample_watch turns the sample watch
+#    off), the settings, the launch recorder or the tests' helpers. Of cudalab it may call only the
+#    device query a lab is given (cudalab::DeviceInfo, query_device, describe_device) and
+#    describe_error (allowed_cudalab below).
 #
 # No lab needs any of them: a kernel, its launcher and a model of the hardware compute and return.
 # A violation is reported with the file and the symbol; the library is removed and the lab's
@@ -49,7 +55,11 @@ set(outside_c
   "^prctl$" "^ptrace$" "^process_vm_writev$" "^setrlimit$")
 # Launch paths the tests' launch recorder does not see (common/testing/launch_recorder.cpp).
 set(outside_launch "^cu[A-Z][A-Za-z0-9_]*$" "^cudaGetDriverEntryPoint" "^cudaGraph" "^cudaStreamBeginCapture"
-                   "^cudaStreamEndCapture" "^cudaStreamGetCaptureInfo" "^cudaStreamUpdateCaptureDependencies")
+                   "^cudaStreamEndCapture" "^cudaStreamGetCaptureInfo" "^cudaStreamUpdateCaptureDependencies"
+                   "^cudaLibrary")
+# What of the course's own library (common/) a lab's code may call: the device query its README uses.
+set(allowed_cudalab "^cudalab::DeviceInfo::" "^cudalab::query_device\\(" "^cudalab::describe_device\\("
+                    "^cudalab::describe_error\\(")
 set(outside_cxx
   "^std::(__cxx11::)?basic_(i|o)?fstream<" "^std::basic_filebuf<" "^std::(__fs::)?filesystem::")
 string(REPLACE "\n" ";" lines "${listing}")
@@ -69,6 +79,19 @@ foreach(line IN LISTS lines)
     if(type STREQUAL "U" AND name MATCHES "^testing::")
       list(APPEND problems "${SOURCE_DIR}/${member}: error: uses GoogleTest (cmake/CheckLabSymbols.cmake): ${name}")
     else()
+      if(type STREQUAL "U" AND name MATCHES "^cudalab::")
+        set(allowed FALSE)
+        foreach(pattern IN LISTS allowed_cudalab)
+          if(name MATCHES "${pattern}")
+            set(allowed TRUE)
+          endif()
+        endforeach()
+        if(NOT allowed)
+          list(APPEND problems "${SOURCE_DIR}/${member}: error: calls ${name} (cmake/CheckLabSymbols.cmake): the lab's \
+code may call of cudalab only the device query (cudalab::DeviceInfo, query_device, describe_device) and describe_error, \
+not the harness (the timer, the settings, the launch recorder, the tests' helpers)")
+        endif()
+      endif()
       if(type STREQUAL "U")
         foreach(pattern IN LISTS outside_launch)
           if(name MATCHES "${pattern}")

@@ -525,6 +525,30 @@ class LabSymbolsTest(unittest.TestCase):
             """))
         self.assertFalse(refused, out)
 
+    def test_the_harness_and_launches_it_cannot_see_are_refused_the_device_query_is_not(self):
+        refused, out = self.check(textwrap.dedent("""\
+            #include <cuda_runtime.h>
+            #include <functional>
+            #include <string>
+            namespace cudalab { namespace detail { struct SampleWatch { std::function<void()> begin; };
+            void set_sample_watch(SampleWatch); } const char *setting(const char *); }
+            __global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }
+            void launch(int *p) { cudalab::detail::set_sample_watch({}); k<<<1, 32>>>(p); }
+            const char *peek() { return cudalab::setting("CUDALAB_THRESHOLD_X"); }
+            cudaError_t load(const void *image) { cudaLibrary_t l; return cudaLibraryLoadData(&l, image, 0, 0, 0, 0, 0, 0); }
+            """))
+        self.assertTrue(refused, out)
+        for needle in ("error: calls cudalab::detail::set_sample_watch", "error: calls cudalab::setting",
+                       "error: calls cudaLibraryLoadData"):
+            self.assertIn(needle, out)
+        refused, out = self.check(textwrap.dedent("""\
+            struct Dev { double theoretical_bandwidth_gbs() const; };
+            namespace cudalab { struct DeviceInfo { double theoretical_bandwidth_gbs() const; }; }
+            __global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }
+            double launch(int *p, const cudalab::DeviceInfo &d) { k<<<1, 32>>>(p); return d.theoretical_bandwidth_gbs(); }
+            """), exports="_Z6launchPiRKN7cudalab10DeviceInfoE")
+        self.assertFalse(refused, out)
+
     def test_code_before_main_is_refused(self):
         for code in ("__attribute__((constructor)) static void early(int, char **, char **envp) { envp[0][0] = 'X'; }",
                      "struct Early { Early() { std::printf(\"early\\n\"); } } early;"):
