@@ -1,5 +1,5 @@
 // ch03_03 host tests: predict_residency and launch_histogram's refusals on synthetic devices of
-// five architectures (sm_75, sm_80, sm_86, sm_89, sm_90), without a GPU.
+// every compute capability in cudalab/arch.hpp (sm_75 to sm_120), without a GPU.
 //
 // The student's code asks the CUDA runtime for the device's limits and the kernel's attributes.
 // This test binary defines those runtime functions itself (cudaGetDevice, cudaDeviceGetAttribute,
@@ -289,7 +289,7 @@ TEST_P(SyntheticDevice, LaunchHistogramRefusesWhatThisDeviceCannotHold) {
   expect_only_known_attributes();
 }
 
-INSTANTIATE_TEST_SUITE_P(SyntheticDevices, SyntheticDevice, ::testing::ValuesIn(kArchs),
+INSTANTIATE_TEST_SUITE_P(SyntheticDevices, SyntheticDevice, ::testing::ValuesIn(cudalab::synthetic::kJudgedArchs),
                          [](const auto &info) { return std::string(info.param.name); });
 
 // Every runtime query predict_residency makes is made to fail in turn: "returns the first CUDA
@@ -305,7 +305,7 @@ class RuntimeErrors : public cudalab::HostTest {
 
 TEST_F(RuntimeErrors, PredictResidencyReturnsEveryRuntimeError) {
   g_fake = FakeRuntime{};
-  g_fake.arch = &kArchs[4];
+  g_fake.arch = &cudalab::synthetic::arch_named("sm_90");
   g_fake.func = kernel_attributes(32, 1024, 1024, 48 * 1024 - 1024);
   {
     const std::string problem = cudalab::synthetic::every_error_returned("predict_residency", [] {

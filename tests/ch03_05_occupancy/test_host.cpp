@@ -1,5 +1,5 @@
 // ch03_05 host tests: the occupancy calculator against the CUDA Toolkit's own calculator
-// (cuda_occupancy.h, header-only, runs without a GPU) on synthetic devices of five architectures,
+// (cuda_occupancy.h, header-only, runs without a GPU) on synthetic devices of every compute capability in cudalab/arch.hpp,
 // plus the cases where simple calculators go wrong, each derived by hand in its comment.
 #include "occupancy.cuh"
 
@@ -259,7 +259,7 @@ TEST_P(MatchesCudaOcc, BestBlockSizeForRaggedKernelLimits) {
   });
 }
 
-INSTANTIATE_TEST_SUITE_P(OccupancyVsToolkit, MatchesCudaOcc, ::testing::ValuesIn(kArchs),
+INSTANTIATE_TEST_SUITE_P(OccupancyVsToolkit, MatchesCudaOcc, ::testing::ValuesIn(cudalab::synthetic::kJudgedArchs),
                          [](const auto &info) { return std::string(info.param.name); });
 
 // The hand-derived cases. Each one is a trap for a calculator that divides totals.
@@ -377,7 +377,7 @@ class SyntheticDevices : public cudalab::HostTest {
   }
 };
 
-TEST_F(SyntheticDevices, SmLimitsFromDeviceOnFiveArchitectures) {
+TEST_F(SyntheticDevices, SmLimitsFromDeviceOnEveryArchitecture) {
   for (const Arch &a : kArchs) {
     g_device = &a;
     g_unknown.clear();
@@ -422,7 +422,7 @@ TEST_F(SyntheticDevices, SmLimitsFromDeviceOnFiveArchitectures) {
 }
 
 TEST_F(SyntheticDevices, SmLimitsFromDeviceReturnsTheRuntimesError) {
-  g_device = &kArchs[4];
+  g_device = &cudalab::synthetic::arch_named("sm_90");
   SmLimits got;
   const cudaError_t err = sm_limits_from_device(3, &got);  // the synthetic machine has device 0 only
   EXPECT_NE(err, cudaSuccess) << "sm_limits_from_device(3) returned cudaSuccess on a machine with one GPU: "
@@ -434,7 +434,7 @@ TEST_F(SyntheticDevices, SmLimitsFromDeviceReturnsTheRuntimesError) {
 // whichever call it was. A function that returns cudaSuccess after a failed query, or checks only
 // some of its calls, fails here.
 TEST_F(SyntheticDevices, EveryRuntimeErrorIsReturned) {
-  g_device = &kArchs[4];
+  g_device = &cudalab::synthetic::arch_named("sm_90");
   {
     const std::string problem = cudalab::synthetic::every_error_returned("sm_limits_from_device", [] {
       SmLimits sm;

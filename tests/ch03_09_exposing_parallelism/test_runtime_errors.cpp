@@ -57,7 +57,7 @@ class RuntimeErrors : public cudalab::HostTest {
 // it returns the runtime's error. A function that returns cudaSuccess after a failed query, or
 // checks only some of its calls, fails here.
 TEST_F(RuntimeErrors, LaunchLimitsReturnsEveryRuntimeError) {
-  g_device = &cudalab::synthetic::kArchs[4];
+  g_device = &cudalab::synthetic::arch_named("sm_90");
   const std::string problem = cudalab::synthetic::every_error_returned("launch_limits", [] {
     LaunchLimits l;
     return launch_limits(0, &l);

@@ -2,7 +2,7 @@
 // comment), against the tests' own copy of the model on fresh random cases (fractional warps,
 // ILP 1..32, latencies 1..40 cycles: what one GPU measures cannot be hard-coded), warps to
 // saturate, warps per scheduler from occupancy, and scheduler_view_from_device on synthetic
-// devices of five architectures.
+// devices of every compute capability in cudalab/arch.hpp.
 //
 // scheduler_view_from_device asks the CUDA runtime. As in ch03_03 and ch03_05, this test binary
 // defines the runtime functions it may call (cudaGetDevice, cudaDeviceGetAttribute,
@@ -218,7 +218,7 @@ class SyntheticDevices : public cudalab::HostTest {
   void TearDown() override { g_device = nullptr; }
 };
 
-TEST_F(SyntheticDevices, SchedulerViewOnFiveArchitectures) {
+TEST_F(SyntheticDevices, SchedulerViewOnEveryArchitecture) {
   for (const Arch &a : kArchs) {
     g_device = &a;
     SchedulerView got;

@@ -1,11 +1,13 @@
 /// @file synthetic_device.hpp
-/// @brief Synthetic GPUs for host tests: the published limits of five architectures, and the
-/// answers the CUDA runtime would give for them. A lab's host test defines the runtime functions a
+/// @brief Synthetic GPUs for host tests: the published limits of every compute capability in
+/// cudalab/arch.hpp (7.5 to 12.0), and the answers the CUDA runtime would give for them. A lab's host test defines the runtime functions a
 /// student's code may call (cudaDeviceGetAttribute, cudaGetDeviceProperties, ...) in the test
 /// binary, where they take precedence over the shared runtime's, and answers them from here: a
 /// model that is right only for the GPU it was written on then fails on any machine (ch03_03,
 /// ch03_05).
 #pragma once
+
+#include "cudalab/arch.hpp"
 
 #include <cuda_runtime.h>
 
@@ -18,21 +20,55 @@
 namespace cudalab::synthetic {
 
 /// @brief One synthetic device: the published limits of an architecture (CUDA C++ Programming
-/// Guide, "Compute Capabilities"; cudaDevAttrReservedSharedMemoryPerBlock).
+/// Guide, "Compute Capabilities"; cudaDevAttrReservedSharedMemoryPerBlock), as cudalab/arch.hpp
+/// gives them.
 struct Arch {
   const char *name;
   int major, minor, max_threads_per_sm, max_blocks_per_sm;
   int smem_per_sm, smem_optin, reserved;
 };
 
-/// @brief Every architecture from sm_75 on with different limits.
+/// @brief The synthetic device of row @p f of cudalab/arch.hpp's table, called @p name: the
+/// largest block may opt in to all of an SM's shared memory but the block's reservation.
+constexpr Arch from_table(const char *name, const cudalab::arch::Figures &f) {
+  return {name, f.major, f.minor, f.max_warps_per_sm * 32, f.max_blocks_per_sm, f.smem_per_sm_kib * 1024,
+          f.smem_per_sm_kib * 1024 - f.smem_reserved_per_block, f.smem_reserved_per_block};
+}
+
+/// @brief Every compute capability of cudalab/arch.hpp, oldest first (one table: a row added there
+/// must be added here, which the static_assert below checks).
 inline constexpr Arch kArchs[] = {
-    {"sm_75", 7, 5, 1024, 16, 65536, 65536, 0},       // Turing (T4, RTX 20xx)
-    {"sm_80", 8, 0, 2048, 32, 167936, 166912, 1024},  // A100
-    {"sm_86", 8, 6, 1536, 16, 102400, 101376, 1024},  // RTX 30xx, A10
-    {"sm_89", 8, 9, 1536, 24, 102400, 101376, 1024},  // RTX 40xx, L4
-    {"sm_90", 9, 0, 2048, 32, 233472, 232448, 1024},  // H100, H200
+    from_table("sm_75", cudalab::arch::kTable[0]),   // T4, RTX 20
+    from_table("sm_80", cudalab::arch::kTable[1]),   // A100
+    from_table("sm_86", cudalab::arch::kTable[2]),   // RTX 30, A10
+    from_table("sm_87", cudalab::arch::kTable[3]),   // Jetson Orin
+    from_table("sm_89", cudalab::arch::kTable[4]),   // RTX 40, L4
+    from_table("sm_90", cudalab::arch::kTable[5]),   // H100, H200
+    from_table("sm_100", cudalab::arch::kTable[6]),  // B200
+    from_table("sm_120", cudalab::arch::kTable[7]),  // RTX 50
 };
+static_assert(sizeof kArchs / sizeof kArchs[0] == sizeof cudalab::arch::kTable / sizeof cudalab::arch::kTable[0],
+              "one synthetic device per row of cudalab/arch.hpp");
+static_assert(kArchs[0].smem_optin == 65536 && kArchs[1].smem_per_sm == 167936 && kArchs[1].smem_optin == 166912 &&
+                  kArchs[5].smem_optin == 232448 && kArchs[5].max_threads_per_sm == 2048 &&
+                  kArchs[4].max_blocks_per_sm == 24,
+              "the limits these tests were written with (sm_75, sm_80, sm_90, sm_89)");
+
+/// @brief The synthetic devices that the toolkit's own calculator (cuda_occupancy.h) can judge:
+/// all but sm_120. CUDA 13.0's cudaOccMaxBlocksPerMultiprocessor caps every 12.x at 24 resident
+/// blocks per SM, where the Blackwell Tuning Guide ("the maximum number of thread blocks per SM is
+/// 32 for devices of compute capability 10.0 and 12.0") and cudalab/arch.hpp give 32, so on that
+/// device the calculator and a correct model disagree about small blocks. The tests that compare
+/// with the calculator run on these; the others on every device of kArchs.
+inline constexpr Arch kJudgedArchs[] = {kArchs[0], kArchs[1], kArchs[2], kArchs[3], kArchs[4], kArchs[5], kArchs[6]};
+static_assert(kJudgedArchs[6].major == 10, "kJudgedArchs is kArchs without sm_120");
+
+/// @brief The synthetic device called @p name ("sm_90"); the first one for a name it does not know.
+inline const Arch &arch_named(const char *name) {
+  for (const Arch &a : kArchs)
+    if (std::strcmp(a.name, name) == 0) return a;
+  return kArchs[0];
+}
 
 /// @brief Limits that are the same on every architecture above (and the synthetic SM count).
 inline constexpr int kRegsPerSm = 65536, kRegsPerBlock = 65536, kSmemPerBlock = 49152, kSms = 40;
