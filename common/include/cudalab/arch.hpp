@@ -44,6 +44,8 @@ inline constexpr Figures kTable[] = {
     {8, 9, "RTX 40 series (laptops too), L4, L40", 128, 4, 48, 24, 100, 1024, 128, 256},
     {9, 0, "H100, H200, GH200", 128, 4, 64, 32, 228, 1024, 128, 256},
     {10, 0, "B200, GB200", 128, 4, 64, 32, 228, 1024, 128, 256},
+    // 12.0's 32 resident blocks: [PG] and the Blackwell Tuning Guide ("32 for devices of compute
+    // capability 10.0 and 12.0"); CUDA 13.0's cuda_occupancy.h caps every 12.x at 24.
     {12, 0, "RTX 50 series, RTX PRO 6000 Blackwell", 128, 4, 48, 32, 100, 1024, 128, 256},
 };
 
