@@ -1204,11 +1204,13 @@ endif()
       endif()
       set(name ${lab}.SanitizeAll.${tool})
       cudalab_record_file("${name}" record)  # written by RunSanitizer.cmake
-      set(checker "-DSANITIZER=${CUDALAB_COMPUTE_SANITIZER}")
+      # What runs the check: compute-sanitizer, or for globalrace the kernel tracer (absent when
+      # tools/tracer could not build it: unavailable.txt says why).
+      set(checker "[==[-DSANITIZER=${CUDALAB_COMPUTE_SANITIZER}]==]")
       if(tool STREQUAL "globalrace")
-        set(checker "-DSANITIZER=$<$<TARGET_EXISTS:kernel_tracer>:$<TARGET_FILE:kernel_tracer>>]==] \
-         [==[-DTRACER_PATCHES=${CUDALAB_TRACER_DIR}/tracer_patches.fatbin]==] \
-         [==[-DTRACER_UNAVAILABLE=${CUDALAB_TRACER_DIR}/unavailable.txt")
+        set(checker "[==[-DSANITIZER=$<$<TARGET_EXISTS:kernel_tracer>:$<TARGET_FILE:kernel_tracer>>]==]
+         [==[-DTRACER_PATCHES=${CUDALAB_TRACER_DIR}/tracer_patches.fatbin]==]
+         [==[-DTRACER_UNAVAILABLE=${CUDALAB_TRACER_DIR}/unavailable.txt]==]")
       endif()
       math(EXPR total "3 * ${ARG_PERF_TIMEOUT}")
       math(EXPR ctest_timeout "${total} + 30")
@@ -1217,7 +1219,7 @@ endif()
       endif()
       string(APPEND lab_tests "if(NOT cudalab_problem_${lab}_correctness_gpu)
 add_test([==[${name}]==] [==[${CMAKE_COMMAND}]==]
-         [==[${checker}]==] [==[-DTOOL=${tool}]==]
+         ${checker} [==[-DTOOL=${tool}]==]
          [==[-DEXE=$<TARGET_FILE:${lab}_correctness_gpu>]==] [==[-DKERNELS=${kernel_arg}]==]
          [==[-DKERNELS_FILE=${kernels_file}]==]
          [==[-DGTEST_FILTER=${filter}]==] [==[-DTOTAL=${total}]==]

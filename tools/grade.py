@@ -285,6 +285,12 @@ def points_for(test: str, rules: list[tuple[str, float]], default: float) -> flo
 DEPENDENCIES_FAILED = re.compile(r"Failed test dependencies: ([^\n]*)")
 
 
+def only_stale(not_built: list) -> bool:
+    """Whether every "not built" row of @p not_built (at least one) is a program older than its
+    sources (cmake/DiscoverTests.cmake: "built from an older version"), which a build fixes."""
+    return bool(not_built) and all("built from an older version" in r.reason for r in not_built)
+
+
 def correctness_first(failed: str, lab: str) -> str:
     """The reason of a check that was not run because tests it needs failed (@p failed: CTest's
     space-separated list of their names)."""
@@ -393,6 +399,7 @@ def grade(junit_text: str | bytes, manifest: dict, labels: dict[str, list[str]],
         if lab is None:
             continue  # the repository's own tool tests are not graded
         output = "".join(node.text or "" for node in case.iter("system-out"))
+        unmet = DEPENDENCIES_FAILED.search(output) if case.get("status") == "notrun" else None
         failure = case.find("failure")
         ctest_message = failure.get("message", "") if failure is not None else ""
         tags = labels.get(name, [])
@@ -402,7 +409,7 @@ def grade(junit_text: str | bytes, manifest: dict, labels: dict[str, list[str]],
             tags = [m.group(1), m.group(2)] if m else tags
         elif case.get("status") == "run":
             status = "passed"
-        elif case.get("status") == "notrun" and DEPENDENCIES_FAILED.search(output):
+        elif unmet:
             status = "failed"  # a check that needs tests which failed in this run (a CTest fixture)
         elif case.get("status") in ("notrun", "disabled"):
             status = "skipped"
@@ -425,8 +432,8 @@ def grade(junit_text: str | bytes, manifest: dict, labels: dict[str, list[str]],
             status = max(status, record.status, key=("passed", "skipped", "failed").index)
             recorded = record.reason
         reason = "" if status == "passed" else reason_for(status, ctest_message, output, recorded=recorded)
-        if status == "failed" and case.get("status") == "notrun":
-            reason = correctness_first(DEPENDENCIES_FAILED.search(output).group(1), lab)
+        if unmet and status == "failed":
+            reason = correctness_first(unmet.group(1), lab)
         if record is None and status == "passed" and name in records:
             # GoogleTest writes the record when the process ends normally and the sanitizer checks
             # always write one: a pass without it ended early
@@ -667,7 +674,7 @@ def next_steps(results: list[Result], manifest: dict | None) -> list[str]:
     lines = []
     not_built = [r for r in results if r.status == "not built"]
     failed = [r for r in results if r.status == "failed"]
-    if not_built and all("built from an older version" in r.reason for r in not_built):
+    if only_stale(not_built):
         lines.append(f"Next: the tests are older than your sources: {build_cmd} && {ctest_cmd}")
     elif not_built:
         r = not_built[0]
@@ -733,8 +740,7 @@ def render(results: list[Result], scores: dict[str, LabScore], device: str, mani
         n_skipped = sum(1 for r in results if r.lab == name and r.status == "skipped")
         n_na = sum(1 for r in results if r.lab == name and r.status == "not applicable")
         not_built = [r for r in results if r.lab == name and r.status == "not built"]
-        stale = bool(not_built) and all("built from an older version" in r.reason for r in not_built)
-        note = ("BUILD AGAIN (older than its sources)" if stale else "DID NOT BUILD") if not_built else ", ".join(
+        note = ("BUILD AGAIN (older than its sources)" if only_stale(not_built) else "DID NOT BUILD") if not_built else ", ".join(
             x for x in (f"{n_skipped} skipped" if n_skipped else "", f"{n_na} not applicable here" if n_na else "") if x)
         lines.append(f"{name:<36} {s.variant:<9} {fmt(s.correctness):>12} {fmt(s.performance):>12} "
                      f"{fmt(pts):>10}  {note}")

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <iomanip>
 #include <chrono>
+#include <iomanip>
 #include <sstream>
 #include <thread>
 
@@ -33,12 +33,17 @@ std::size_t free_device_memory() {
   return cap > 0 && cap < free_bytes ? cap : free_bytes;
 }
 
-bool MemoryWait::again(cudaError_t err) {
-  if (err != cudaErrorMemoryAllocation || waited_ms_ >= kBudgetMs) return false;
-  (void)cudaGetLastError();  // not sticky; cleared so the next call starts clean
+bool MemoryWait::pause() {
+  if (waited_ms_ >= kBudgetMs) return false;
   std::this_thread::sleep_for(std::chrono::milliseconds(kStepMs));
   waited_ms_ += kStepMs;
   return true;
+}
+
+bool MemoryWait::again(cudaError_t err) {
+  if (err != cudaErrorMemoryAllocation) return false;
+  (void)cudaGetLastError();  // not sticky; cleared so the next call starts clean
+  return pause();
 }
 
 std::string out_of_memory(const char *expr, const char *file, int line) {
@@ -69,7 +74,7 @@ std::string lacks_free_memory(std::size_t bytes, const std::string &what, bool *
       free_bytes = std::min(free_bytes, cap);
       total_bytes = std::min(total_bytes, cap);
     }
-    if (bytes + spare <= free_bytes || bytes + spare > total_bytes || !wait.again(cudaErrorMemoryAllocation)) break;
+    if (bytes + spare <= free_bytes || bytes + spare > total_bytes || !wait.pause()) break;
   }
   if (gpu_too_small) *gpu_too_small = bytes + spare > total_bytes;
   if (bytes + spare <= free_bytes) return "";

@@ -107,6 +107,8 @@ class MemoryWait {
   static constexpr int kBudgetMs = 30000;   ///< longest wait per call
   /// @brief Whether to try again (after the pause); clears the error.
   bool again(cudaError_t err);
+  /// @brief Pauses kStepMs and returns true, or returns false once kBudgetMs has been waited.
+  bool pause();
 
  private:
   int waited_ms_ = 0;
