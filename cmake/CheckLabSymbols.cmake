@@ -19,7 +19,8 @@
 #    raw `syscall` instruction too, found in its disassembly with OBJDUMP), or GoogleTest itself;
 #  - launches the tests cannot see: the driver API (cuLaunchKernel and every other cu* call, or its
 #    entry points through cudaGetDriverEntryPoint*), CUDA graphs and stream capture, and modules
-#    loaded at run time (cudaLibrary*). The tests record a lab's launches through the runtime's
+#    loaded at run time (cudaLibrary*), or the Compute Sanitizer API that the kernel tracer of
+#    SanitizeAll.globalrace brings into the test program (sanitizer*, InitializeInjection). The tests record a lab's launches through the runtime's
 #    launch calls (<<< >>>, cudaLaunchKernel, cudaLaunchKernelExC, cudaLaunchCooperativeKernel) and
 #    time and check what they record;
 #  - the harness: the lab's library is linked into the test programs, which export the functions it
@@ -56,7 +57,10 @@ set(outside_c
 # Launch paths the tests' launch recorder does not see (common/testing/launch_recorder.cpp).
 set(outside_launch "^cu[A-Z][A-Za-z0-9_]*$" "^cudaGetDriverEntryPoint" "^cudaGraph" "^cudaStreamBeginCapture"
                    "^cudaStreamEndCapture" "^cudaStreamGetCaptureInfo" "^cudaStreamUpdateCaptureDependencies"
-                   "^cudaLibrary")
+                   "^cudaLibrary"
+                   # the Compute Sanitizer API and the kernel tracer, loaded into the test program for
+                   # SanitizeAll.globalrace: a lab could otherwise unpatch or re-point what it records
+                   "^sanitizer[A-Z]" "^InitializeInjection$")
 # What of the course's own library (common/) a lab's code may call: the device query its README uses.
 set(allowed_cudalab "^cudalab::DeviceInfo::" "^cudalab::query_device\\(" "^cudalab::describe_device\\("
                     "^cudalab::describe_error\\(")

@@ -536,10 +536,12 @@ class LabSymbolsTest(unittest.TestCase):
             void launch(int *p) { cudalab::detail::set_sample_watch({}); k<<<1, 32>>>(p); }
             const char *peek() { return cudalab::setting("CUDALAB_THRESHOLD_X"); }
             cudaError_t load(const void *image) { cudaLibrary_t l; return cudaLibraryLoadData(&l, image, 0, 0, 0, 0, 0, 0); }
+            extern "C" int sanitizerUnsubscribe(void *);
+            int quiet(void *tracer) { return sanitizerUnsubscribe(tracer); }
             """))
         self.assertTrue(refused, out)
         for needle in ("error: calls cudalab::detail::set_sample_watch", "error: calls cudalab::setting",
-                       "error: calls cudaLibraryLoadData"):
+                       "error: calls cudaLibraryLoadData", "error: calls sanitizerUnsubscribe"):
             self.assertIn(needle, out)
         refused, out = self.check(textwrap.dedent("""\
             struct Dev { double theoretical_bandwidth_gbs() const; };
