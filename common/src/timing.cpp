@@ -1,8 +1,9 @@
-#include "cudalab/check.cuh"
 #include "cudalab/timing.cuh"
+#include "cudalab/check.cuh"
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 namespace cudalab {
 
@@ -66,6 +67,41 @@ double timed_run(EventPair &ev, const std::function<void()> &launch, const std::
   return double(ms) / launches;
 }
 
+/// The graded kernel's side of a run of samples: its setup followed by the check's prepare(), and
+/// which samples have their output verified (drawn from std::random_device, not the test's seed).
+class CheckedSide {
+ public:
+  CheckedSide(const std::function<void()> &setup, const SampleCheck &check, int warmup, int reps)
+      : setup_(setup), check_(check), warmup_(warmup), last_(warmup + reps - 1), rng_(std::random_device{}()) {}
+
+  /// The untimed setup of sample @p i.
+  std::function<void()> setup(int i) const {
+    if (!check_.prepare) return setup_;
+    return [this, i] {
+      if (setup_) setup_();
+      check_.prepare(i);
+    };
+  }
+
+  /// "" or what is wrong with the output of sample @p i, when this sample is one that is checked.
+  std::string verify(int i) {
+    if (!check_.verify || i < warmup_) return {};
+    const bool always = i == warmup_ || i == last_;
+    if (!always && std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= check_.share) return {};
+    std::string wrong = check_.verify(i);
+    if (wrong.empty()) return {};
+    return "the output of timed sample " + std::to_string(i - warmup_ + 1) + " of " +
+           std::to_string(last_ - warmup_ + 1) + " is wrong (each sample gets a new input and a poisoned " +
+           "output, so a kernel must do all of its work every time it runs): " + wrong;
+  }
+
+ private:
+  std::function<void()> setup_;
+  const SampleCheck &check_;
+  int warmup_, last_;
+  std::mt19937_64 rng_;
+};
+
 }  // namespace
 
 void detail::set_sample_watch(SampleWatch watch) { sample_watch() = watch; }
@@ -111,9 +147,12 @@ TimingStats time_kernel(const std::function<void()> &launch, const TimingOptions
     return bad;
   }
   std::vector<double> samples;
+  CheckedSide side(setup, opts.check, opts.warmup, opts.reps);
   for (int i = 0; i < opts.warmup + opts.reps; ++i) {
-    double ms = timed_run(ev, launch, setup, opts.flush_l2, opts.launches, &bad.error);
+    double ms = timed_run(ev, launch, side.setup(i), opts.flush_l2, opts.launches, &bad.error);
     if (ms < 0) return bad;
+    bad.error = side.verify(i);
+    if (!bad.error.empty()) return bad;
     if (i >= opts.warmup) samples.push_back(ms);
   }
   TimingStats s = summarize(samples);
@@ -131,11 +170,14 @@ Comparison compare_kernels(const std::function<void()> &baseline, const std::fun
     return c;
   }
   std::vector<double> a, b;
+  CheckedSide side(setup_candidate, opts.check, opts.warmup, opts.reps);
   for (int i = 0; i < opts.warmup + opts.reps; ++i) {
     double ta = timed_run(ev, baseline, setup_baseline, opts.flush_l2, opts.launches, &c.baseline.error);
     if (ta < 0) return c;
-    double tb = timed_run(ev, candidate, setup_candidate, opts.flush_l2, opts.launches, &c.candidate.error, true);
+    double tb = timed_run(ev, candidate, side.setup(i), opts.flush_l2, opts.launches, &c.candidate.error, true);
     if (tb < 0) return c;
+    c.candidate.error = side.verify(i);
+    if (!c.candidate.error.empty()) return c;
     if (i >= opts.warmup) {
       a.push_back(ta);
       b.push_back(tb);

@@ -3,6 +3,7 @@
 #include "reduction.cuh"
 
 #include "cudalab/reference.hpp"
+#include "cudalab/sample_inputs.cuh"
 #include "cudalab/testing.cuh"
 
 namespace {
@@ -11,7 +12,8 @@ class ReducePerformance : public cudalab::GpuTest {
  protected:
   /// Times `kernel` against the divergent baseline on 2^24 ints (block 512, the book's setup).
   /// Both reduce in place, so the input is restored (untimed) before every run, then L2 is
-  /// flushed so every run reads from DRAM.
+  /// flushed so every run reads from DRAM. Every sample of `kernel` sums a changed input, and a
+  /// random share of its samples has its partial sums checked.
   void speedup_over_baseline(const char *name, ReduceKernel kernel, const char *key) {
     speedup_over(name, kernel, "the divergent baseline (reduceNeighbored)", reduceNeighboredBaseline, key);
   }
@@ -32,9 +34,23 @@ class ReducePerformance : public cudalab::GpuTest {
     cudalab::TimingOptions opts;
     opts.reps = 31;
     opts.flush_l2 = true;
-    cudalab::Comparison cmp = cudalab::compare_kernels(
-        [&] { baseline<<<grid, block>>>(work.get(), out.get(), n); },
-        [&] { kernel<<<grid, block>>>(work.get(), out.get(), n); }, opts, restore, restore);
+    cudalab::ChangingInput<int, int> changing;
+    changing.kernel = name;
+    changing.context = cudalab::context({{"n", n}, {"block", block}, {"seed", static_cast<long long>(seed())}});
+    changing.seed = seed();
+    changing.input = input;
+    changing.device_inputs = {pristine.get(), work.get()};
+    changing.device_output = out.get();
+    changing.output_count = grid;
+    changing.expected = [block](const std::vector<int> &in) {
+      const std::vector<long long> sums = cudalab::cpu::chunk_sums(in, block);
+      return std::vector<int>(sums.begin(), sums.end());
+    };
+    changing.new_value = cudalab::new_int_in(-1000, 1000);
+    opts.check = cudalab::changing_input(std::move(changing));
+    cudalab::Comparison cmp =
+        cudalab::compare_kernels([&] { baseline<<<grid, block>>>(work.get(), out.get(), n); },
+                                 [&] { kernel<<<grid, block>>>(work.get(), out.get(), n); }, opts, restore, restore);
     cudalab::expect_speedup({name, baseline_name, cmp, cudalab::threshold(key), key, double(n) * sizeof(int)});
   }
 };
@@ -53,7 +69,8 @@ TEST_F(ReducePerformance, InterleavedBeatsDivergentBaseline) {
 // real thing: this one times your two kernels against each other.
 TEST_F(ReducePerformance, InterleavedBeatsYourNeighboredLess) {
   const std::string error = reduction_error("reduceNeighboredLess", reduceNeighboredLess, 1u << 24, 512, 512, seed());
-  if (!error.empty()) GTEST_FAIL() << "reduceNeighboredLess is the baseline of this test and must be correct: " << error;
+  if (!error.empty())
+    GTEST_FAIL() << "reduceNeighboredLess is the baseline of this test and must be correct: " << error;
   speedup_over("reduceInterleaved", reduceInterleaved, "your reduceNeighboredLess", reduceNeighboredLess,
                "interleaved_over_neighbored_less");
 }

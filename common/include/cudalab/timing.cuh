@@ -14,6 +14,26 @@
 
 namespace cudalab {
 
+/// @brief Ties the timed samples of the graded kernel to real work: every sample gets an input no
+/// earlier sample had and a poisoned output, and the output of a random share of the samples (the
+/// first and last timed ones always) is checked. A kernel that remembers an earlier result, skips
+/// work when it sees the same launch again, or computes less while it is timed then loses the test,
+/// where a check of one run before the timing cannot see it.
+struct SampleCheck {
+  /// Untimed, before the graded kernel's sample @p sample (0, 1, ...; warm-up runs included), after
+  /// that side's setup: change the input so that it differs from every earlier sample's (for
+  /// example one random element per sample) and poison the output.
+  std::function<void(int sample)> prepare;
+  /// After sample @p sample has finished: "" if its output is right for the input prepare() gave
+  /// it, else what is wrong (the first wrong index, expected and actual values).
+  std::function<std::string(int sample)> verify;
+  /// Share of the timed samples whose output is checked, drawn afresh in every run (not from the
+  /// test's seed, so no code can know in advance which samples are looked at).
+  double share = 0.25;
+  /// @brief Whether a check is installed.
+  explicit operator bool() const { return static_cast<bool>(prepare) || static_cast<bool>(verify); }
+};
+
 /// @brief How to time.
 struct TimingOptions {
   int warmup = 3;         ///< untimed runs first (clocks up, caches and JIT warm)
@@ -23,6 +43,9 @@ struct TimingOptions {
   /// between its two events, and the times reported are per launch (sample / launches). A kernel
   /// of a few microseconds is otherwise timed mostly by the gap between an event and the launch.
   int launches = 1;
+  /// Inputs and output checks of the graded kernel's samples (the candidate of compare_kernels, the
+  /// one kernel of time_kernel); none when unset.
+  SampleCheck check;
 };
 
 /// @brief Result of timing one kernel.
