@@ -13,6 +13,9 @@
 #     [TEST_SOURCES <file>...] test-side helpers (baselines, exhibits) linked into every test binary
 #     [LIBRARIES <target>...]  extra libraries for the lab and its tests (CUDA::cublas, ...)
 #     [SEPARABLE]              relocatable device code + cudadevrt (dynamic parallelism)
+#     [REFERENCE_KERNELS]      the timed tests time the student's kernels against the reference
+#                              solution's, compiled from SOURCES into the test programs (see
+#                              "Reference kernels" below, cudalab/reference_kernels.hpp)
 #     [SANITIZER_DRIVER <file>]  a test-side program: `driver <case>` runs one kernel,
 #                              `driver --probe` prints a skip line when there is no GPU
 #     [SANITIZER_CHECKS <tool>:<case>:clean|flagged ...]  one CTest test each, named
@@ -670,11 +673,117 @@ endfunction()
 # program itself, not into a library the linker may skip).
 function(_cudalab_thresholds_objects lab out)
   if(NOT TARGET ${lab}_thresholds)
-    add_library(${lab}_thresholds OBJECT ${CMAKE_CURRENT_BINARY_DIR}/${lab}_thresholds.cpp)
+    add_library(${lab}_thresholds OBJECT ${CMAKE_CURRENT_BINARY_DIR}/${lab}_thresholds.cpp
+                                         ${CMAKE_CURRENT_BINARY_DIR}/${lab}_reference.cpp)
     cudalab_cuda_target(${lab}_thresholds)
     target_link_libraries(${lab}_thresholds PRIVATE cudalab::testing)
   endif()
   set(${out} $<TARGET_OBJECTS:${lab}_thresholds> PARENT_SCOPE)
+endfunction()
+
+# Reference kernels (cudalab/reference_kernels.hpp, docs/reference-kernels-design.md): a lab
+# declared with REFERENCE_KERNELS gets its solution's files compiled to fatbins (SASS only, no
+# -lineinfo), embedded in its test programs, so that its timed tests time the student's kernel
+# against the reference kernel on the student's own GPU. From solutions/<lab>/ in a full tree, from
+# reference/<lab>/ in a release (tools/staff/make_release.sh builds them for
+# CUDALAB_REFERENCE_RELEASE_ARCHITECTURES); none with CUDALAB_REFERENCE=OFF, and then (or on a GPU
+# the images have no code for) those tests grade against their baselines as before.
+set(CUDALAB_REFERENCE AUTO CACHE STRING
+    "Reference kernels in the timed tests: AUTO (from solutions/, else the release's reference/) or OFF")
+set_property(CACHE CUDALAB_REFERENCE PROPERTY STRINGS AUTO OFF)
+set(CUDALAB_REFERENCE_NVCC "" CACHE FILEPATH
+    "The nvcc that compiles the reference images (default: the project's CUDA compiler)")
+set(CUDALAB_REFERENCE_RELEASE_ARCHITECTURES "75;80;86;89;90;100;120" CACHE STRING
+    "Architectures (SASS) of the reference images a release ships (target cudalab_reference_release)")
+
+# _cudalab_reference_fatbin(<lab> <file> <out> <architectures>): the command that compiles
+# solutions/<lab>/<file> into the fatbin <out> for <architectures> (CMAKE_CUDA_ARCHITECTURES form).
+function(_cudalab_reference_fatbin lab file out archs)
+  set(nvcc "${CUDALAB_REFERENCE_NVCC}")
+  if(NOT nvcc)
+    set(nvcc "${CMAKE_CUDA_COMPILER}")
+  endif()
+  set(flags "")
+  foreach(a IN LISTS archs)
+    if(a MATCHES "^(native|all|all-major)$")
+      list(APPEND flags -arch=${a})
+    elseif(a MATCHES "^([0-9]+[af]?)-virtual$")
+      list(APPEND flags -gencode arch=compute_${CMAKE_MATCH_1},code=compute_${CMAKE_MATCH_1})
+    elseif(a MATCHES "^([0-9]+[af]?)(-real)?$")
+      list(APPEND flags -gencode arch=compute_${CMAKE_MATCH_1},code=sm_${CMAKE_MATCH_1})
+    else()
+      message(FATAL_ERROR "cuda-labs: ${lab}: cannot build reference images for the CUDA architecture '${a}'")
+    endif()
+  endforeach()
+  if(CMAKE_CUDA_HOST_COMPILER)
+    list(APPEND flags -ccbin ${CMAKE_CUDA_HOST_COMPILER})
+  endif()
+  file(GLOB headers ${CUDALAB_LABS_DIR}/${lab}/*.cuh ${CUDALAB_LABS_DIR}/${lab}/*.h ${CUDALAB_LABS_DIR}/${lab}/*.hpp)
+  get_filename_component(dir "${out}" DIRECTORY)
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${nvcc} -fatbin -no-compress -std=c++17 --expt-relaxed-constexpr ${flags}
+            -I${CUDALAB_LABS_DIR}/${lab} -I${CUDALAB_ROOT}common/include
+            -o ${out} ${CUDALAB_SOLUTIONS_DIR}/${lab}/${file}
+    DEPENDS ${CUDALAB_SOLUTIONS_DIR}/${lab}/${file} ${headers}
+    COMMENT "Reference image of ${lab}/${file}"
+    VERBATIM)
+endfunction()
+
+# _cudalab_reference_source(<lab> <wanted> <out-var> <file>...): generates <lab>_reference.cpp
+# (cmake/ReferenceImage.cmake), which every test program of the lab links; <out-var> is its path.
+# <wanted>: the lab's tests time against its reference (REFERENCE_KERNELS).
+function(_cudalab_reference_source lab wanted out)
+  set(cpp ${CMAKE_CURRENT_BINARY_DIR}/${lab}_reference.cpp)
+  set(images "")
+  set(depends "")
+  if(NOT wanted)
+    set(origin "${lab}'s timed tests are not graded against reference kernels")
+  elseif(CUDALAB_REFERENCE STREQUAL "OFF")
+    set(origin "this build leaves the reference kernels out (CUDALAB_REFERENCE=OFF)")
+  elseif(EXISTS ${CUDALAB_SOLUTIONS_DIR}/${lab})
+    set(nvcc "${CUDALAB_REFERENCE_NVCC}")
+    if(NOT nvcc)
+      set(nvcc "${CMAKE_CUDA_COMPILER}")
+    endif()
+    set(origin "compiled from solutions/${lab} for CUDA architectures ${CMAKE_CUDA_ARCHITECTURES} by ${nvcc}")
+    set(shipped_all "")
+    foreach(f IN LISTS ARGN)
+      set(fatbin ${CMAKE_CURRENT_BINARY_DIR}/reference/${f}.fatbin)
+      _cudalab_reference_fatbin(${lab} ${f} ${fatbin} "${CMAKE_CUDA_ARCHITECTURES}")
+      list(APPEND images "${f}=${fatbin}")
+      list(APPEND depends ${fatbin})
+      # The release's copy, for the architectures a release supports (tools/staff/make_release.sh).
+      set(shipped ${CMAKE_BINARY_DIR}/reference-release/${lab}/${f}.fatbin)
+      _cudalab_reference_fatbin(${lab} ${f} ${shipped} "${CUDALAB_REFERENCE_RELEASE_ARCHITECTURES}")
+      list(APPEND shipped_all ${shipped})
+    endforeach()
+    add_custom_target(${lab}_reference_release DEPENDS ${shipped_all})
+    if(NOT TARGET cudalab_reference_release)
+      add_custom_target(cudalab_reference_release)
+    endif()
+    add_dependencies(cudalab_reference_release ${lab}_reference_release)
+  else()
+    set(origin "the reference kernels that came with this release (reference/${lab}/)")
+    foreach(f IN LISTS ARGN)
+      set(fatbin ${CUDALAB_ROOT}reference/${lab}/${f}.fatbin)
+      if(NOT EXISTS ${fatbin})
+        set(origin "this release has no reference kernels for ${lab} (reference/${lab}/${f}.fatbin is missing)")
+        set(images "")
+        set(depends "")
+        break()
+      endif()
+      list(APPEND images "${f}=${fatbin}")
+      list(APPEND depends ${fatbin})
+    endforeach()
+  endif()
+  add_custom_command(OUTPUT ${cpp}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${cpp} "-DIMAGES=${images}" "-DORIGIN=${origin}"
+            -P ${CUDALAB_ROOT}cmake/ReferenceImage.cmake
+    DEPENDS ${depends} ${CUDALAB_ROOT}cmake/ReferenceImage.cmake
+    COMMENT "Reference kernels of ${lab}"
+    VERBATIM)
+  set(${out} ${cpp} PARENT_SCOPE)
 endfunction()
 
 # _cudalab_test_executable(<lab> <kind> <where> <budget> <heavy-budget> <source>...)
@@ -868,7 +977,7 @@ function(_cudalab_build_through_launcher lab target)
 endfunction()
 
 function(cudalab_add_lab lab)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "SEPARABLE" "DEMO;TIMEOUT;PERF_TIMEOUT;SANITIZER_DRIVER"
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "SEPARABLE;REFERENCE_KERNELS" "DEMO;TIMEOUT;PERF_TIMEOUT;SANITIZER_DRIVER"
                         "SOURCES;HOST_TESTS;GPU_TESTS;PERF_TESTS;TEST_SOURCES;LIBRARIES;SANITIZER_CHECKS;DEMO_USES;SERIAL_TESTS")
   foreach(entry IN LISTS ARG_SERIAL_TESTS)
     if(NOT entry MATCHES "^[A-Za-z0-9_]+([.][A-Za-z0-9_]+)?$")
@@ -973,6 +1082,7 @@ function(cudalab_add_lab lab)
 
   # Test-side support: the generated thresholds table and any baseline sources.
   _cudalab_thresholds(${lab} ${CMAKE_CURRENT_SOURCE_DIR}/grading.json)
+  _cudalab_reference_source(${lab} "${ARG_REFERENCE_KERNELS}" reference_cpp ${ARG_SOURCES})
   # tests/support/*.cu (reduce_check, matrix_check) serve several labs: each is compiled once, in a
   # library of its own that every lab using it links, not once per lab.
   set(own_test_sources "")

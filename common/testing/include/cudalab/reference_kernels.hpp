@@ -1,0 +1,70 @@
+/// @file reference_kernels.hpp
+/// @brief The lab's reference solution, compiled (SASS only) into the test programs, so that a
+/// timed test can time the student's kernel against the reference kernel on the same GPU and data:
+/// a ratio near 1.0 for a correct solution on any GPU (docs/reference-kernels-design.md).
+///
+/// The image comes from solutions/<lab>/ in a full tree, or from reference/<lab>/ in a release
+/// (tools/staff/make_release.sh), and is loaded with the driver's library API, reached through
+/// the runtime (no libcuda link). A GPU, driver or release the image cannot run on gets no
+/// reference: reference_kernel() says why, and the test grades against its baseline as before.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+namespace cudalab {
+
+namespace detail {
+/// One compiled image of the lab's reference (a fatbin), generated into the lab's test programs.
+struct ReferenceImage {
+  const char *name;            ///< the solution file it was compiled from
+  const unsigned char *bytes;  ///< the fatbin
+  std::size_t size;            ///< its size in bytes
+};
+/// The lab's images, terminated by {nullptr, nullptr, 0} (generated: <lab>_reference.cpp).
+extern const ReferenceImage kReferenceImages[];
+/// Where they come from, or why there are none (generated).
+extern const char *const kReferenceOrigin;
+}  // namespace detail
+
+/// @brief A kernel of the lab's reference solution, launched like the student's kernel through
+/// the runtime (cudaLaunchKernel on the default stream, seen by the launch recorder and the timer).
+template <class... Params>
+class RefKernel {
+ public:
+  /// @brief Whether the kernel loaded and can run on this GPU.
+  explicit operator bool() const { return handle_ != nullptr; }
+  /// @brief Why not, when it cannot ("" when it can).
+  const std::string &why_not() const { return why_; }
+  /// @brief Launches it; returns the launch's error.
+  cudaError_t launch(dim3 grid, dim3 block, std::size_t shared, cudaStream_t stream, Params... p) const {
+    void *args[] = {static_cast<void *>(&p)...};
+    return cudaLaunchKernel(handle_, grid, block, args, shared, stream);
+  }
+
+ private:
+  template <class... P>
+  friend RefKernel<P...> reference_kernel(void (*)(P...), const char *);
+  const void *handle_ = nullptr;
+  std::string why_;
+};
+
+namespace detail {
+/// @brief The handle (a cudaKernel_t) of the reference kernel @p mangled, loaded into the current
+/// context; nullptr and the reason in @p why when it cannot run here.
+const void *reference_handle(const char *mangled, std::string *why);
+}  // namespace detail
+
+/// @brief The reference kernel @p mangled (its symbol, e.g. "_Z17reduceInterleavedPiS_j"), typed
+/// by the lab header's declaration @p decl (which only gives the parameter types).
+template <class... P>
+RefKernel<P...> reference_kernel(void (*decl)(P...), const char *mangled) {
+  (void)decl;
+  RefKernel<P...> k;
+  k.handle_ = detail::reference_handle(mangled, &k.why_);
+  return k;
+}
+
+}  // namespace cudalab

@@ -1,0 +1,88 @@
+// Loads the lab's reference images (cudalab/reference_kernels.hpp) with the driver's library API,
+// reached through the runtime's entry-point lookup (cudalab/driver_entry.cuh).
+#include "cudalab/reference_kernels.hpp"
+
+#include "cudalab/driver_entry.cuh"
+
+#include <string>
+#include <vector>
+
+namespace cudalab::detail {
+
+namespace {
+
+/// The driver functions the loader needs, and the libraries it loaded (once per program).
+struct Loader {
+  decltype(&cuLibraryLoadData) load = nullptr;
+  decltype(&cuLibraryGetKernel) get_kernel = nullptr;
+  decltype(&cuKernelGetFunction) get_function = nullptr;
+  decltype(&cuGetErrorName) error_name = nullptr;
+  std::vector<CUlibrary> libraries;
+  std::string why;  ///< "" when every image loaded
+
+  Loader() {
+    if (kReferenceImages[0].bytes == nullptr) {
+      why = kReferenceOrigin;
+      return;
+    }
+    if (!driver_entry("cuLibraryLoadData", load) || !driver_entry("cuLibraryGetKernel", get_kernel) ||
+        !driver_entry("cuKernelGetFunction", get_function) || !driver_entry("cuGetErrorName", error_name)) {
+      why = "this driver has no library API (CUDA 12.0 or newer needed)";
+      (void)cudaGetLastError();
+      return;
+    }
+    for (const ReferenceImage *image = kReferenceImages; image->bytes != nullptr; ++image) {
+      CUlibrary library = nullptr;
+      const CUresult r = load(&library, image->bytes, nullptr, nullptr, 0, nullptr, nullptr, 0);
+      if (r != CUDA_SUCCESS) {
+        why = std::string("the reference image of ") + image->name + " does not load: " + name(r);
+        return;
+      }
+      libraries.push_back(library);
+    }
+  }
+
+  std::string name(CUresult r) const {
+    const char *text = nullptr;
+    if (error_name == nullptr || error_name(r, &text) != CUDA_SUCCESS || text == nullptr)
+      return "driver error " + std::to_string(static_cast<int>(r));
+    return text;
+  }
+};
+
+Loader &loader() {
+  static Loader l;
+  return l;
+}
+
+}  // namespace
+
+const void *reference_handle(const char *mangled, std::string *why) {
+  Loader &l = loader();
+  if (!l.why.empty()) {
+    *why = l.why;
+    return nullptr;
+  }
+  // Make sure the runtime has made its context current: the kernel is loaded into it.
+  if (cudaError_t err = cudaFree(nullptr); err != cudaSuccess) {
+    *why = std::string("no CUDA context: ") + cudaGetErrorName(err);
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  for (CUlibrary library : l.libraries) {
+    CUkernel kernel = nullptr;
+    if (l.get_kernel(&kernel, library, mangled) != CUDA_SUCCESS) continue;
+    CUfunction function = nullptr;  // loads it now, so that a GPU the image has no code for says so here
+    if (const CUresult r = l.get_function(&function, kernel); r != CUDA_SUCCESS) {
+      *why = std::string("the reference kernel ") + mangled + " cannot run on this GPU: " + l.name(r) + " (" +
+             kReferenceOrigin + ")";
+      return nullptr;
+    }
+    why->clear();
+    return reinterpret_cast<const void *>(kernel);
+  }
+  *why = std::string("the reference image has no kernel ") + mangled + " (" + kReferenceOrigin + ")";
+  return nullptr;
+}
+
+}  // namespace cudalab::detail
