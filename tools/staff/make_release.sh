@@ -29,9 +29,10 @@ trap 'rm -rf "$stage"' EXIT
 git archive --format=tar --prefix=cuda-labs/ HEAD | tar -x -C "$stage"
 if ((reference)); then
   # A build of the committed tree (with solutions/), for the reference images only.
-  full=$(mktemp -d)
-  trap 'rm -rf "$stage" "$full"' EXIT
-  git archive --format=tar HEAD | tar -x -C "$full"
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$stage" "$scratch"' EXIT
+  full="$scratch/tree"
+  git clone -q --shared . "$full"  # the committed tree with solutions/ (git archive leaves them out)
   args=(-S "$full" -B "$full/build" -G Ninja -DCMAKE_BUILD_TYPE=Release)
   [[ -n "${CUDALAB_REFERENCE_NVCC:-}" ]] && args+=("-DCUDALAB_REFERENCE_NVCC=$CUDALAB_REFERENCE_NVCC")
   if ! cmake "${args[@]}" > "$full/configure.log" 2>&1; then
