@@ -5,6 +5,9 @@
 #include "cudalab/data.hpp"
 
 #include <cmath>
+#include <cstring>
+#include <memory>
+#include <random>
 #include <sstream>
 
 namespace {
@@ -87,4 +90,47 @@ std::string heavy_error(const char *name, HeavyKernel kernel, int n, unsigned bl
   return run_and_check(
       name, [&](float *out) { kernel<<<grid, block>>>(d_in.get(), out, n, iters); }, expected, ctx,
       "; even elements take evenArm, odd elements oddArm, as in heavyKernel1");
+}
+
+cudalab::SampleCheck heavy_sample_check(const char *name, std::vector<float> input, float *d_in, float *d_out,
+                                        unsigned block, int iters, std::uint64_t seed) {
+  struct State {
+    std::string name, ctx;
+    std::vector<float> input, expected, actual;
+    float *d_in = nullptr, *d_out = nullptr;
+    int iters = 0;
+    std::mt19937_64 rng;
+  };
+  auto s = std::make_shared<State>();
+  const std::size_t n = input.size();
+  s->name = name;
+  s->ctx = cudalab::context({{"n", (long long)n}, {"block", block}, {"iters", iters}, {"seed", (long long)seed}});
+  s->expected = cpu_heavy(input, iters);
+  s->input = std::move(input);
+  s->actual.resize(n);
+  s->d_in = d_in;
+  s->d_out = d_out;
+  s->iters = iters;
+  s->rng.seed(seed ^ 0x5a3c0ffee1234567ull);
+  cudalab::SampleCheck check;
+  check.prepare = [s](int) {
+    const std::size_t n = s->input.size();
+    const std::size_t j = std::uniform_int_distribution<std::size_t>(0, n - 1)(s->rng);
+    float v = s->input[j];
+    while (v == s->input[j]) v = static_cast<float>(std::uniform_int_distribution<int>(kLo, kHi)(s->rng));
+    s->input[j] = v;
+    s->expected[j] = cpu_arm(v, s->iters, j % 2 == 1);
+    cudaMemcpy(s->d_in + j, &v, sizeof v, cudaMemcpyHostToDevice);
+    cudaMemset(s->d_out, cudalab::kPoisonByte, n * sizeof(float));
+  };
+  check.verify = [s](int) -> std::string {
+    const std::size_t bytes = s->actual.size() * sizeof(float);
+    cudaError_t err = cudaMemcpy(s->actual.data(), s->d_out, bytes, cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess)
+      return cudalab::describe_error(err, "copy back of a timed sample's output", __FILE__, __LINE__);
+    if (std::memcmp(s->actual.data(), s->expected.data(), bytes) == 0) return "";
+    ::testing::AssertionResult same = cudalab::equal_arrays(s->name, s->ctx, s->expected, s->actual);
+    return same ? "" : same.message();
+  };
+  return check;
 }

@@ -35,3 +35,11 @@ std::string math_error(const char *name, MathKernel kernel, bool by_warp, int n,
 
 /// @brief Runs a heavy kernel once and returns what is wrong ("" if nothing).
 std::string heavy_error(const char *name, HeavyKernel kernel, int n, unsigned block, int iters, std::uint64_t seed);
+
+/// @brief The SampleCheck (cudalab/timing.cuh) of a timed heavy kernel that reads @p d_in (holding
+/// @p input) and writes @p d_out: before every sample one random element of the input (host copy
+/// and @p d_in) gets a new value from heavy_input's range and out[0, n) is poisoned; verify()
+/// compares the whole output with cpu_heavy() of the input as it is now (kept up to date element by
+/// element, so a check costs a copy back and a comparison). Exact, as in heavy_error().
+cudalab::SampleCheck heavy_sample_check(const char *name, std::vector<float> input, float *d_in, float *d_out,
+                                        unsigned block, int iters, std::uint64_t seed);

@@ -15,11 +15,15 @@ TEST_F(HeavyPerformance, WarpUniformKernelBeatsDivergentBaseline) {
   // Correct first, on the input that is timed: a kernel that does nothing is fast, and earns nothing.
   const std::string error = heavy_error("heavyKernel2", heavyKernel2, n, block, iters, seed());
   if (!error.empty()) GTEST_FAIL() << "heavyKernel2 is not timed until it is correct: " << error;
+  std::vector<float> input = heavy_input(n, seed());
   cudalab::DeviceBuffer<float> in, out;
-  CUDALAB_ASSERT_OK(in.upload(heavy_input(n, seed())));
+  CUDALAB_ASSERT_OK(in.upload(input));
   CUDALAB_ASSERT_OK(out.allocate(n));
   cudalab::TimingOptions opts;
   opts.reps = 31;
+  // Every sample of heavyKernel2 gets a changed input and a poisoned output; a random share of them
+  // is checked against the CPU.
+  opts.check = heavy_sample_check("heavyKernel2", std::move(input), in.get(), out.get(), block, iters, seed());
   cudalab::Comparison cmp =
       cudalab::compare_kernels([&] { heavyDivergentBaseline<<<grid, block>>>(in.get(), out.get(), n, iters); },
                                [&] { heavyKernel2<<<grid, block>>>(in.get(), out.get(), n, iters); }, opts);

@@ -3,6 +3,8 @@
 #include "latency.cuh"
 
 #include <cstring>
+#include <memory>
+#include <random>
 #include <sstream>
 
 namespace {
@@ -54,6 +56,61 @@ std::string copy_error(const char *name, CopyKernel kernel, std::size_t n, unsig
       << (cudalab::is_poison(a) ? " (never written: still the poison value)" : "") << "; " << wrong << " of " << n
       << " wrong (" << ctx << ")";
   return msg.str();
+}
+
+cudalab::SampleCheck copy_sample_check(const char *name, std::vector<int4> input, int4 *d_in, int4 *d_out,
+                                       const std::string &ctx, std::uint64_t seed) {
+  struct State {
+    std::string name, ctx;
+    std::vector<int4> input, actual;
+    int4 *d_in = nullptr, *d_out = nullptr;
+    std::mt19937_64 rng;
+  };
+  auto s = std::make_shared<State>();
+  s->name = name;
+  s->ctx = ctx;
+  s->input = std::move(input);
+  s->actual.resize(s->input.size());
+  s->d_in = d_in;
+  s->d_out = d_out;
+  s->rng.seed(seed ^ 0x5a3c0ffee1234567ull);
+  cudalab::SampleCheck check;
+  check.prepare = [s](int) {
+    const std::size_t n = s->input.size();
+    if (n == 0) return;
+    const std::size_t j = std::uniform_int_distribution<std::size_t>(0, n - 1)(s->rng);
+    std::uniform_int_distribution<int> value(-1000000, 1000000);
+    int4 &e = s->input[j];
+    const int old_x = e.x;
+    while (e.x == old_x) e.x = value(s->rng);
+    e.y = value(s->rng);
+    e.z = value(s->rng);
+    e.w = value(s->rng);
+    cudaMemcpy(s->d_in + j, &e, sizeof e, cudaMemcpyHostToDevice);
+    cudaMemset(s->d_out, cudalab::kPoisonByte, n * sizeof(int4));
+  };
+  check.verify = [s](int) -> std::string {
+    const std::size_t n = s->input.size();
+    cudaError_t err = cudaMemcpy(s->actual.data(), s->d_out, n * sizeof(int4), cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess)
+      return cudalab::describe_error(err, "copy back of a timed sample's output", __FILE__, __LINE__);
+    if (std::memcmp(s->actual.data(), s->input.data(), n * sizeof(int4)) == 0) return "";
+    std::size_t first = n, wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int4 a = s->actual[i], e = s->input[i];
+      if (a.x != e.x || a.y != e.y || a.z != e.z || a.w != e.w) {
+        if (wrong++ == 0) first = i;
+      }
+    }
+    const int4 a = s->actual[first], e = s->input[first];
+    std::ostringstream msg;
+    msg << s->name << ": wrong result at element " << first << ": expected (" << e.x << "," << e.y << "," << e.z << ","
+        << e.w << "), got (" << a.x << "," << a.y << "," << a.z << "," << a.w << ")"
+        << (cudalab::is_poison(a) ? " (never written: still the poison value)" : "") << "; " << wrong << " of " << n
+        << " wrong (" << s->ctx << ")";
+    return msg.str();
+  };
+  return check;
 }
 
 ChaseRun run_chase(const std::vector<unsigned int> &host, const unsigned int *d_next, unsigned int start,

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 /// Kernels with the copy signature (in, out, n).
 using CopyKernel = void (*)(const int4 *, int4 *, std::size_t);
@@ -22,6 +23,13 @@ __global__ void copyInt4Baseline(const int4 *in, int4 *out, std::size_t n);
 /// expected and actual values and the seed.
 std::string copy_error(const char *name, CopyKernel kernel, std::size_t n, unsigned int grid, unsigned int block,
                        std::size_t dyn_smem, std::uint64_t seed);
+
+/// @brief The SampleCheck (cudalab/timing.cuh) of a timed copy from @p d_in (holding @p input) to
+/// @p d_out: before every sample one random element of the input (host copy and @p d_in) gets new
+/// random values in copy_error()'s range and out[0, n) is poisoned; verify() copies the output back
+/// and compares every element with the input as it is now (exact). @p ctx goes into its messages.
+cudalab::SampleCheck copy_sample_check(const char *name, std::vector<int4> input, int4 *d_in, int4 *d_out,
+                                       const std::string &ctx, std::uint64_t seed);
 
 /// @brief One run of pointerChase on @p next (already on the device).
 struct ChaseRun {

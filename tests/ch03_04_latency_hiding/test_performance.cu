@@ -37,6 +37,14 @@ class LatencyHiding : public cudalab::GpuTest {
     CUDALAB_ASSERT_OK(out_.allocate(n));
     cudalab::TimingOptions opts;
     opts.reps = 31;  // 512 MB moved per run, 10 x L2: no flush needed
+    // Every sample of copyInt4Ilp4 copies a changed input into a poisoned output; a random share of
+    // the samples has its whole output checked.
+    const std::string ctx = cudalab::context({{"n", (long long)n},
+                                              {"grid", grid},
+                                              {"block", kBlock},
+                                              {"dyn_smem", (long long)dyn},
+                                              {"seed", (long long)seed()}});
+    opts.check = copy_sample_check("copyInt4Ilp4", std::move(input), in_.get(), out_.get(), ctx, seed());
     *cmp =
         cudalab::compare_kernels([&] { copyInt4Baseline<<<grid_base, kBlock, dyn_base>>>(in_.get(), out_.get(), n); },
                                  [&] { copyInt4Ilp4<<<grid, kBlock, dyn>>>(in_.get(), out_.get(), n); }, opts);

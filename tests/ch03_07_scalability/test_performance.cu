@@ -47,9 +47,12 @@ class ScalabilityPerformance : public cudalab::GpuTest {
     }
     std::printf("[ CUDALAB  ] %d SMs x %d resident blocks of %u threads: quarter grid %s, %s grid %s\n", sms, k,
                 block.x * block.y, shape(quarter).c_str(), what, shape(more).c_str());
+    // Every sample of the graded launch gets a changed A and a poisoned C; a random share is checked.
+    cudalab::TimingOptions opts = options();
+    opts.check = m.sample_check("sumMatrixGridStride", "grid=" + shape(more) + " block=" + shape(block));
     cudalab::Comparison cmp =
         cudalab::compare_kernels([&] { sumMatrixGridStride<<<quarter, block>>>(m.A(), m.B(), m.C(), kN, kN); },
-                                 [&] { sumMatrixGridStride<<<more, block>>>(m.A(), m.B(), m.C(), kN, kN); }, options());
+                                 [&] { sumMatrixGridStride<<<more, block>>>(m.A(), m.B(), m.C(), kN, kN); }, opts);
     cudalab::expect_speedup({std::string("sumMatrixGridStride on ") + what,
                              "the same kernel on a quarter of the GPU's resident blocks", cmp, cudalab::threshold(key),
                              key, m.bytes()});
@@ -66,8 +69,11 @@ class ScalabilityPerformance : public cudalab::GpuTest {
     CUDALAB_ASSERT_OK(m.init(kN, kN, seed()));
     const std::string error = m.check(name, launch, "grid=" + shape(grid) + " block=" + shape(block));
     if (!error.empty()) GTEST_FAIL() << name << " is not timed until it is correct: " << error;
+    // Every sample of the kernel gets a changed A and a poisoned C; a random share is checked.
+    cudalab::TimingOptions opts = options();
+    opts.check = m.sample_check(name, "grid=" + shape(grid) + " block=" + shape(block));
     cudalab::Comparison cmp = cudalab::compare_kernels([&] { m.stream_same_traffic(256); },
-                                                       [&] { launch(m.A(), m.B(), m.C(), kN, kN); }, options());
+                                                       [&] { launch(m.A(), m.B(), m.C(), kN, kN); }, opts);
     cudalab::expect_speedup({std::string(name) + " grid " + shape(grid) + " block " + shape(block),
                              "the stream baseline (C = A + B, flat 1D grid of 256-thread blocks, one element per "
                              "thread)",

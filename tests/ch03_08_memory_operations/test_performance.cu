@@ -22,9 +22,12 @@ class CoalescingPerformance : public cudalab::GpuTest {
         },
         "block=" + shape(kBlock));
   }
-  cudalab::TimingOptions options() const {
+  /// The timing of sumMatrixCoalesced on @p m: every sample gets a changed A and a poisoned C, and
+  /// a random share of the samples is checked.
+  cudalab::TimingOptions options(BigMatrix &m) const {
     cudalab::TimingOptions opts;
     opts.reps = 21;  // 3 GiB per run: nothing stays in L2 between runs
+    opts.check = m.sample_check("sumMatrixCoalesced", "block=" + shape(kBlock));
     return opts;
   }
 };
@@ -39,7 +42,7 @@ TEST_F(CoalescingPerformance, CoalescedBeatsTheColumnMajorKernel) {
   const dim3 grid = grid_for(kN, kN, kBlock), col_grid = grid_for_column_major(kN, kN, kBlock);
   cudalab::Comparison cmp =
       cudalab::compare_kernels([&] { sumMatrixColumnMajorBaseline<<<col_grid, kBlock>>>(m.A(), m.B(), m.C(), kN, kN); },
-                               [&] { sumMatrixCoalesced<<<grid, kBlock>>>(m.A(), m.B(), m.C(), kN, kN); }, options());
+                               [&] { sumMatrixCoalesced<<<grid, kBlock>>>(m.A(), m.B(), m.C(), kN, kN); }, options(m));
   cudalab::expect_speedup({"sumMatrixCoalesced block (32,16)", "sumMatrixColumnMajor block (32,16)", cmp,
                            cudalab::threshold("coalesced_vs_column_major"), "coalesced_vs_column_major", m.bytes()});
 }
@@ -54,7 +57,7 @@ TEST_F(CoalescingPerformance, CoalescedKeepsUpWithTheStreamBaseline) {
   const dim3 grid = grid_for(kN, kN, kBlock);
   cudalab::Comparison cmp =
       cudalab::compare_kernels([&] { m.stream_same_traffic(256); },
-                               [&] { sumMatrixCoalesced<<<grid, kBlock>>>(m.A(), m.B(), m.C(), kN, kN); }, options());
+                               [&] { sumMatrixCoalesced<<<grid, kBlock>>>(m.A(), m.B(), m.C(), kN, kN); }, options(m));
   cudalab::expect_speedup({"sumMatrixCoalesced block (32,16)",
                            "the stream baseline (C = A + B, flat 1D grid, one element per thread, the same bytes)", cmp,
                            cudalab::threshold("coalesced_vs_stream"), "coalesced_vs_stream", m.bytes()});

@@ -101,6 +101,8 @@ TEST_F(BlockShapeSweep, YourKernelAtItsBestShapeKeepsUpWithTheStreamBaseline) {
   if (!error.empty()) GTEST_FAIL() << "sumMatrixOnGPU2D is not timed until it is correct: " << error;
   cudalab::TimingOptions opts;
   opts.reps = 21;
+  // Every sample of your kernel gets a changed A and a poisoned C; a random share is checked.
+  opts.check = m.sample_check("sumMatrixOnGPU2D", "block=" + shape(best));
   cudalab::Comparison cmp = cudalab::compare_kernels(
       [&] { m.stream_same_traffic(256); }, [&] { sumMatrixOnGPU2D<<<g, best>>>(m.A(), m.B(), m.C(), n, n); }, opts);
   cudalab::expect_speedup({"sumMatrixOnGPU2D at its best shape " + shape(best),

@@ -5,6 +5,7 @@
 #include "unrolling.cuh"
 
 #include "cudalab/reference.hpp"
+#include "cudalab/sample_inputs.cuh"
 #include "cudalab/testing.cuh"
 
 namespace {
@@ -13,7 +14,8 @@ class UnrollPerformance : public cudalab::GpuTest {
  protected:
   /// Times `kernel` (factor `factor`) against `baseline` (factor `base_factor`) on 2^24 ints,
   /// block 512 (the book's setup). Both may reduce in place, so the input is restored (untimed)
-  /// before every run, then L2 is flushed so every run reads from DRAM.
+  /// before every run, then L2 is flushed so every run reads from DRAM. Every sample of `kernel`
+  /// sums a changed input, and a random share of its samples has its partial sums checked.
   void speedup(const char *name, ReduceKernel kernel, unsigned int factor, const char *base_name, ReduceKernel baseline,
                unsigned int base_factor, const char *key) {
     const unsigned int n = 1u << 24, block = 512;
@@ -30,6 +32,21 @@ class UnrollPerformance : public cudalab::GpuTest {
     cudalab::TimingOptions opts;
     opts.reps = 51;
     opts.flush_l2 = true;
+    cudalab::ChangingInput<int, int> changing;
+    changing.kernel = name;
+    changing.context =
+        cudalab::context({{"n", n}, {"block", block}, {"factor", factor}, {"seed", static_cast<long long>(seed())}});
+    changing.seed = seed();
+    changing.input = input;
+    changing.device_inputs = {pristine.get(), work.get()};
+    changing.device_output = out.get();
+    changing.output_count = grid;
+    changing.expected = [chunk = block * factor](const std::vector<int> &in) {
+      const std::vector<long long> sums = cudalab::cpu::chunk_sums(in, chunk);
+      return std::vector<int>(sums.begin(), sums.end());
+    };
+    changing.new_value = cudalab::new_int_in(-1000, 1000);
+    opts.check = cudalab::changing_input(std::move(changing));
     cudalab::Comparison cmp =
         cudalab::compare_kernels([&] { baseline<<<base_grid, block>>>(work.get(), out.get(), n); },
                                  [&] { kernel<<<grid, block>>>(work.get(), out.get(), n); }, opts, restore, restore);

@@ -2,6 +2,9 @@
 // reduceCompleteUnrollWarps8, a test-side copy), side by side, after a correctness check.
 #include "baseline.cuh"
 #include "templates.cuh"
+
+#include "cudalab/reference.hpp"
+#include "cudalab/sample_inputs.cuh"
 #include "cudalab/testing.cuh"
 
 namespace {
@@ -22,6 +25,21 @@ TEST_F(TemplatePerformance, NotSlowerThanRuntimeBlockDim) {
   cudalab::TimingOptions opts;
   opts.reps = 51;
   opts.flush_l2 = true;
+  // Every sample of the template sums a changed input; a random share of them is checked.
+  cudalab::ChangingInput<int, int> changing;
+  changing.kernel = name;
+  changing.context = cudalab::context({{"n", n}, {"block", block}, {"seed", static_cast<long long>(seed())}});
+  changing.seed = seed();
+  changing.input = input;
+  changing.device_inputs = {pristine.get(), work.get()};
+  changing.device_output = out.get();
+  changing.output_count = grid;
+  changing.expected = [block](const std::vector<int> &in) {
+    const std::vector<long long> sums = cudalab::cpu::chunk_sums(in, 8 * block);
+    return std::vector<int>(sums.begin(), sums.end());
+  };
+  changing.new_value = cudalab::new_int_in(-1000, 1000);
+  opts.check = cudalab::changing_input(std::move(changing));
   cudalab::Comparison cmp = cudalab::compare_kernels(
       [&] { reduceCompleteUnrollWarps8Baseline<<<grid, block>>>(work.get(), out.get(), n); },
       [&] { complete_unroll_kernel(block)<<<grid, block>>>(work.get(), out.get(), n); }, opts, restore, restore);

@@ -3,6 +3,9 @@
 #include "cudalab/baselines.cuh"
 
 #include <cstdio>
+#include <map>
+#include <memory>
+#include <random>
 #include <sstream>
 #include <vector>
 
@@ -33,6 +36,24 @@ __global__ void check_kernel(const float *A, const float *B, const float *C, std
     if (__float_as_uint(want) != __float_as_uint(C[i])) {
       atomicAdd(wrong, 1ull);
       atomicMin(first, static_cast<unsigned long long>(i));
+    }
+  }
+}
+
+// The check of a timed sample: counts elements with C != A + B (bitwise), where B is what
+// fill_kernel wrote (computed here, not read), and records the smallest wrong index; also counts the
+// elements of A that differ from what fill_kernel wrote (those the samples changed).
+// counters: [0] wrong elements of C, [1] the first one, [2] elements of A that differ from the fill.
+__global__ void sample_check_kernel(const float *A, const float *C, std::size_t n, std::uint64_t seed,
+                                    unsigned long long *counters) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const float a = A[i];
+    if (__float_as_uint(a) != __float_as_uint(hash_float(seed, i))) atomicAdd(counters + 2, 1ull);
+    const float want = a + hash_float(seed, n + i);
+    if (__float_as_uint(want) != __float_as_uint(C[i])) {
+      atomicAdd(counters, 1ull);
+      atomicMin(counters + 1, static_cast<unsigned long long>(i));
     }
   }
 }
@@ -149,6 +170,73 @@ std::string BigMatrix::check(const std::string &name, const MatrixLaunch &launch
   if (cudalab::is_poison(c)) msg << " (never written: still the poison value)";
   msg << "; " << result[0] << " of " << n_ << " wrong (" << ctx.str() << ")";
   return msg.str();
+}
+
+cudalab::SampleCheck BigMatrix::sample_check(const std::string &name, const std::string &config) {
+  struct State {
+    std::string name, ctx;
+    std::map<std::size_t, float> changed;  // index in A -> the value a sample gave it
+    cudalab::DeviceBuffer<unsigned long long> counters;
+    std::mt19937_64 rng;
+  };
+  auto s = std::make_shared<State>();
+  std::ostringstream ctx;
+  ctx << "nx=" << nx_ << " ny=" << ny_ << " " << config << " seed=" << seed_;
+  s->name = name;
+  s->ctx = ctx.str();
+  s->rng.seed(seed_ ^ 0x5a3c0ffee1234567ull);
+  cudalab::SampleCheck check;
+  check.prepare = [this, s](int) {
+    const std::size_t j = std::uniform_int_distribution<std::size_t>(0, n_ - 1)(s->rng);
+    const float filled = hash_float(seed_, j);
+    const auto it = s->changed.find(j);
+    const float now = it == s->changed.end() ? filled : it->second;
+    float v = now;
+    while (v == now || v == filled) v = std::uniform_real_distribution<float>(-1.0f, 1.0f)(s->rng);
+    s->changed[j] = v;
+    cudaMemcpy(buf_.get() + j, &v, sizeof v, cudaMemcpyHostToDevice);
+    cudaMemset(C(), cudalab::kPoisonByte, n_ * sizeof(float));
+  };
+  check.verify = [this, s](int) -> std::string {
+    cudaError_t err = s->counters.size() == 3 ? cudaSuccess : s->counters.allocate(3);
+    const unsigned long long start[3] = {0ull, ~0ull, 0ull};
+    if (err == cudaSuccess) err = cudaMemcpy(s->counters.get(), start, sizeof start, cudaMemcpyHostToDevice);
+    if (err != cudaSuccess) return cudalab::describe_error(err, "timed sample's check", __FILE__, __LINE__);
+    sample_check_kernel<<<1024, 256>>>(A(), C(), n_, seed_, s->counters.get());
+    unsigned long long result[3] = {0, 0, 0};
+    err = cudaGetLastError();
+    if (err == cudaSuccess) err = cudaMemcpy(result, s->counters.get(), sizeof result, cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess) return cudalab::describe_error(err, "timed sample's check", __FILE__, __LINE__);
+    std::ostringstream msg;
+    // A must hold exactly what the samples gave it: a kernel that writes its input A could otherwise
+    // make A + B whatever it writes into C.
+    for (const auto &[j, v] : s->changed) {
+      float a = 0;
+      if ((err = cudaMemcpy(&a, A() + j, sizeof a, cudaMemcpyDeviceToHost)) != cudaSuccess)
+        return cudalab::describe_error(err, "timed sample's check", __FILE__, __LINE__);
+      if (!(a == v)) {
+        msg << s->name << " changed its input: A at " << where(j, nx_) << " holds " << a << ", the test gave it " << v
+            << "; read A and B, write only C (" << s->ctx << ")";
+        return msg.str();
+      }
+    }
+    if (result[2] != s->changed.size()) {
+      msg << s->name << " changed its input: " << result[2] << " elements of A differ from the values the test gave "
+          << "them, " << s->changed.size() << " expected; read A and B, write only C (" << s->ctx << ")";
+      return msg.str();
+    }
+    if (result[0] == 0) return "";
+    const std::size_t i = result[1];
+    float a = 0, c = 0;
+    cudaMemcpy(&a, A() + i, sizeof a, cudaMemcpyDeviceToHost);
+    cudaMemcpy(&c, C() + i, sizeof c, cudaMemcpyDeviceToHost);
+    msg << s->name << ": wrong result at " << where(i, nx_) << ": expected " << a + hash_float(seed_, n_ + i)
+        << ", got " << c;
+    if (cudalab::is_poison(c)) msg << " (never written: still the poison value)";
+    msg << "; " << result[0] << " of " << n_ << " wrong (" << s->ctx << ")";
+    return msg.str();
+  };
+  return check;
 }
 
 void BigMatrix::copy_same_traffic() const {

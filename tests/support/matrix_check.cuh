@@ -34,6 +34,13 @@ class BigMatrix {
   /// @brief Poisons C, runs @p launch once and checks every element on the device: "" if
   /// C == A + B everywhere, else the first wrong (ix, iy) with expected and actual values.
   std::string check(const std::string &name, const MatrixLaunch &launch, const std::string &config);
+  /// @brief The SampleCheck (cudalab/timing.cuh) of a timed C = A + B on this matrix (after check()):
+  /// before every sample one random element of A gets a new value in [-1, 1) and C is poisoned;
+  /// verify() checks every element of C on the device (exactly, as check() does) against A + B,
+  /// with A as the samples changed it and B as init() filled it, and checks that A holds exactly
+  /// those values. @p config ("block=(32,16)") goes into its messages, as in check(); init()'s seed
+  /// decides where the changes go. The check must not outlive this matrix.
+  cudalab::SampleCheck sample_check(const std::string &name, const std::string &config);
   /// @brief Enqueues a device-to-device copy that moves as many bytes as one sumMatrix pass
   /// (1.5 n floats read, 1.5 n written): the first half of A | B | C onto the second half.
   /// It overwrites B and C; use it only for timing, after check().
