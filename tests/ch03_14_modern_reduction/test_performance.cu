@@ -1,10 +1,16 @@
 // ch03_14 performance: reduceModern against cub::DeviceReduce::Sum and against the copy
-// bandwidth, both measured side by side in this process.
+// bandwidth, both measured side by side in this process. Every timed sample of reduceModern sums
+// a changed input, and the sums of a random share of the samples are checked.
 #include "modern_check.cuh"
 #include "modern_reduction.cuh"
+
+#include "cudalab/reference.hpp"
+#include "cudalab/sample_inputs.cuh"
 #include "cudalab/testing.cuh"
 
 #include <cub/device/device_reduce.cuh>
+
+#include <random>
 
 namespace {
 
@@ -20,7 +26,36 @@ class ModernPerformance : public cudalab::GpuTest {
     }
     std::vector<int> input = cudalab::random_ints(n, -1000, 1000, seed());
     grid_ = modern_grid_here(n);
+    expected_sum_ = cudalab::cpu::sum(input);
     return in_.upload(input) == cudaSuccess && sum_.allocate(1) == cudaSuccess;
+  }
+  /// Every timed sample of reduceModern sums an input no earlier sample had: before it, one random
+  /// element gets a new value in [-1000, 1000] (the expected sum follows it on the CPU, without a
+  /// pass over all n ints) and *g_sum is poisoned; the sum of every checked sample must be exact.
+  cudalab::SampleCheck sample_check() {
+    rng_.seed(seed() ^ 0x5a3c0ffee1234567ull);
+    cudalab::SampleCheck check;
+    check.prepare = [this](int) {
+      const std::size_t j = std::uniform_int_distribution<std::size_t>(0, n_ - 1)(rng_);
+      int old = 0;
+      cudaMemcpy(&old, in_.get() + j, sizeof(int), cudaMemcpyDeviceToHost);
+      const int value = cudalab::new_int_in(-1000, 1000)(rng_, old);
+      cudaMemcpy(in_.get() + j, &value, sizeof(int), cudaMemcpyHostToDevice);
+      expected_sum_ += static_cast<long long>(value) - old;
+      sum_.poison();
+    };
+    check.verify = [this](int) -> std::string {
+      int got = 0;
+      if (cudaError_t err = cudaMemcpy(&got, sum_.get(), sizeof(int), cudaMemcpyDeviceToHost); err != cudaSuccess)
+        return cudalab::describe_error(err, "copy back of a timed sample's sum", __FILE__, __LINE__);
+      if (got == expected_sum_) return "";
+      return "reduceModern: wrong sum: expected " + std::to_string(expected_sum_) + ", got " + std::to_string(got) +
+             (cudalab::is_poison(got) ? " (never written: still the poison value)" : "") + " (" +
+             cudalab::context(
+                 {{"n", n_}, {"grid", grid_}, {"block", kModernBlock}, {"seed", static_cast<long long>(seed())}}) +
+             ")";
+    };
+    return check;
   }
   /// One reduceModern run, zeroing of the result included (it is part of the job).
   void run_modern() {
@@ -41,6 +76,7 @@ class ModernPerformance : public cudalab::GpuTest {
     cudalab::TimingOptions opts;
     opts.reps = reps;
     opts.flush_l2 = true;
+    opts.check = sample_check();
     cudalab::Comparison cmp = cudalab::compare_kernels(
         [&] { cub::DeviceReduce::Sum(temp.get(), temp_bytes, in_.get(), cub_out.get(), static_cast<int>(n)); },
         [&] { run_modern(); }, opts);
@@ -50,6 +86,8 @@ class ModernPerformance : public cudalab::GpuTest {
 
   cudalab::DeviceBuffer<int> in_, sum_;
   unsigned int n_ = 0, grid_ = 1;
+  long long expected_sum_ = 0;  ///< the sum of in_ as it is now
+  std::mt19937_64 rng_;         ///< which element changes and its new value
 };
 
 TEST_F(ModernPerformance, KeepsUpWithCubAt2Pow24) { versus_cub(1u << 24, 41, "cub_ratio_2e24"); }
@@ -68,6 +106,7 @@ TEST_F(ModernPerformance, ReachesCopyBandwidthAt2Pow28) {
   CUDALAB_ASSERT_OK(dst.allocate(n));
   cudalab::TimingOptions opts;
   opts.reps = 21;
+  opts.check = sample_check();
   cudalab::Comparison cmp = cudalab::compare_kernels(
       [&] { cudaMemcpyAsync(dst.get(), in_.get(), std::size_t(n) * sizeof(int), cudaMemcpyDeviceToDevice); },
       [&] { run_modern(); }, opts);

@@ -35,13 +35,39 @@ std::vector<float4> chains_reference(const std::vector<float4> &x0, const std::v
   return out;
 }
 
-std::string chains_error(const char *name, ChainsKernel kernel, int n, int steps, unsigned int grid,
-                         unsigned int block, std::size_t dyn_smem, std::uint64_t seed) {
+std::string chains_mismatch(const char *name, const std::vector<float4> &got, const std::vector<float4> &want,
+                            const std::vector<float4> &x0, const std::vector<float4> &c, int steps,
+                            long long first_pass, const std::string &where) {
+  const char *const chain = "xyzw";
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const float *g = &got[i].x, *w = &want[i].x;
+    for (int q = 0; q < kChains; ++q) {
+      std::uint32_t gb, wb;
+      std::memcpy(&gb, &g[q], 4);
+      std::memcpy(&wb, &w[q], 4);
+      if (gb == wb) continue;
+      std::ostringstream os;
+      os.precision(9);
+      os << name << ": out[" << i << "]." << chain[q] << " is " << g[q];
+      if (cudalab::is_poison(g[q])) os << " (never written: still the poison value)";
+      os << ", expected " << w[q] << " (x0 " << (&x0[i].x)[q] << ", c " << (&c[i].x)[q] << ", " << steps
+         << " x fmaf(q, q, c) in order)";
+      if (static_cast<long long>(i) >= first_pass) os << "; element " << i << " is past the first grid-stride pass";
+      os << " (" << where << ")";
+      return os.str();
+    }
+  }
+  return "";
+}
+
+std::string chains_error(const char *name, ChainsKernel kernel, int n, int steps, unsigned int grid, unsigned int block,
+                         std::size_t dyn_smem, std::uint64_t seed, std::vector<float4> *reference) {
   std::ostringstream where;
   where << "n=" << n << " steps=" << steps << " grid=" << grid << " block=" << block << " seed=" << seed;
   std::vector<float4> x0, c;
   chains_inputs(n, seed, &x0, &c);
   const std::vector<float4> want = chains_reference(x0, c, steps);
+  if (reference) *reference = want;
   constexpr int kGuard = 64;
   cudalab::DeviceBuffer<float4> d_x0, d_c, d_out;
   cudaError_t err = d_x0.allocate(std::max(n, 1));
@@ -60,31 +86,16 @@ std::string chains_error(const char *name, ChainsKernel kernel, int n, int steps
   std::vector<float4> got;
   err = d_out.download(&got);
   if (err != cudaSuccess) return std::string("download failed: ") + cudaGetErrorString(err);
-  const char *const chain = "xyzw";
-  for (int i = 0; i < n; ++i) {
-    const float *g = &got[i].x, *w = &want[i].x;
-    for (int q = 0; q < kChains; ++q) {
-      std::uint32_t gb, wb;
-      std::memcpy(&gb, &g[q], 4);
-      std::memcpy(&wb, &w[q], 4);
-      if (gb == wb) continue;
-      std::ostringstream os;
-      os.precision(9);
-      os << name << ": out[" << i << "]." << chain[q] << " is " << g[q];
-      if (cudalab::is_poison(g[q])) os << " (never written: still the poison value)";
-      os << ", expected " << w[q] << " (x0 " << (&x0[i].x)[q] << ", c " << (&c[i].x)[q] << ", " << steps
-         << " x fmaf(q, q, c) in order)";
-      if (i >= int(grid * block)) os << "; element " << i << " is past the first grid-stride pass";
-      os << " (" << where.str() << ")";
-      return os.str();
-    }
-  }
+  if (std::string wrong =
+          chains_mismatch(name, got, want, x0, c, steps, static_cast<long long>(grid) * block, where.str());
+      !wrong.empty())
+    return wrong;
   for (int g = 0; g < kGuard; ++g) {
     const float *v = &got[std::size_t(n) + g].x;
     for (int q = 0; q < kChains; ++q)
       if (!cudalab::is_poison(v[q]))
-        return std::string(name) + " wrote out[" + std::to_string(n + g) + "], past the last element (" +
-               where.str() + ")";
+        return std::string(name) + " wrote out[" + std::to_string(n + g) + "], past the last element (" + where.str() +
+               ")";
   }
   return "";
 }

@@ -35,8 +35,16 @@ std::vector<float4> chains_reference(const std::vector<float4> &x0, const std::v
 /// and returns what is wrong ("" when nothing): every float of out[0, n) must equal the CPU
 /// reference bit for bit, and 64 poisoned float4 after out[n - 1] must stay poison. Messages name
 /// @p name, the first wrong element and chain, expected and actual values, the launch and seed.
-std::string chains_error(const char *name, ChainsKernel kernel, int n, int steps, unsigned int grid,
-                         unsigned int block, std::size_t dyn_smem, std::uint64_t seed);
+/// @param reference when not null, receives the CPU reference of these n elements
+std::string chains_error(const char *name, ChainsKernel kernel, int n, int steps, unsigned int grid, unsigned int block,
+                         std::size_t dyn_smem, std::uint64_t seed, std::vector<float4> *reference = nullptr);
+
+/// @brief "" when @p got[0, want.size()) equals @p want bit for bit, else the first wrong element
+/// and chain with expected and actual values, its x0 and c, and @p where (the launch). Elements at
+/// or past @p first_pass are named as past the first grid-stride pass.
+std::string chains_mismatch(const char *name, const std::vector<float4> &got, const std::vector<float4> &want,
+                            const std::vector<float4> &x0, const std::vector<float4> &c, int steps,
+                            long long first_pass, const std::string &where);
 
 // ---------------------------------------------------------------------------------------------
 // The model (the tests' own copy, written differently from the reference solution)
@@ -82,8 +90,10 @@ inline std::string fp32_issue_note(int cc_major, int cc_minor) {
   const double f = fp32_issue_factor(cc_major, cc_minor);
   if (f >= 1.0) return "";
   char text[200];
-  std::snprintf(text, sizeof text, " (grading.json's value x %.2g: sm_%d%d starts a warp's fma every other cycle, "
-                "cudalab/arch.hpp)", f, cc_major, cc_minor);
+  std::snprintf(text, sizeof text,
+                " (grading.json's value x %.2g: sm_%d%d starts a warp's fma every other cycle, "
+                "cudalab/arch.hpp)",
+                f, cc_major, cc_minor);
   return text;
 }
 
@@ -101,7 +111,8 @@ inline const char *const kStallWait = "smsp__warp_issue_stalled_wait_per_warp_ac
 inline const char *const kStallShortScoreboard =
     "smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct";  //   the two together
 inline const char *const kSelected = "smsp__warp_issue_stalled_selected_per_warp_active.pct";
-inline const char *const kNotSelected = "smsp__warp_issue_stalled_not_selected_per_warp_active.pct";  // stall_not_selected
+inline const char *const kNotSelected =
+    "smsp__warp_issue_stalled_not_selected_per_warp_active.pct";  // stall_not_selected
 }  // namespace metric
 
 /// One profiled launch: its ncu ID, kernel name and metrics.

@@ -160,15 +160,53 @@ cudaError_t BigIntensity::init(int n, std::uint64_t seed) {
   return err == cudaSuccess ? cudaDeviceSynchronize() : err;
 }
 
-std::string BigIntensity::check(int k, float a, float b, unsigned block) {
+std::string BigIntensity::context(int k, float a, float b, unsigned block) const {
   std::ostringstream ctx;
   ctx.precision(9);
   ctx << "n=" << n_ << " k=" << k << " a=" << a << " b=" << b << " block=" << block << " seed=" << seed_;
+  return ctx.str();
+}
+
+std::string BigIntensity::check(int k, float a, float b, unsigned block) {
+  const std::string ctx = context(k, a, b, block);
   cudaError_t err = out_.poison();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
   launch(k, a, b, block);
-  if (std::string e = launch_error("intensityKernel", ctx.str()); !e.empty()) return e;
+  if (std::string e = launch_error("intensityKernel", ctx); !e.empty()) return e;
+  return compare(k, a, b, ctx);
+}
+
+cudalab::SampleCheck BigIntensity::sample_check(int k, float a, float b, unsigned block) {
+  rng_.seed(seed_ ^ 0x5a3c0ffee1234567ull);
+  cudalab::SampleCheck check;
+  check.prepare = [this](int) {
+    const int j = std::uniform_int_distribution<int>(0, n_ - 1)(rng_);
+    float value = 0;
+    cudaMemcpy(&value, in_.get() + j, sizeof value, cudaMemcpyDeviceToHost);
+    for (const float old = value; value == old;) value = std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng_);
+    cudaMemcpy(in_.get() + j, &value, sizeof value, cudaMemcpyHostToDevice);
+    out_.poison();
+    changed_ = {j, value};
+  };
+  check.verify = [this, k, a, b, block](int) -> std::string {
+    const std::string ctx = context(k, a, b, block) + ", timed launch";
+    float now = 0;  // the input is read-only: the sample's changed element must still be there
+    cudaMemcpy(&now, in_.get() + changed_.first, sizeof now, cudaMemcpyDeviceToHost);
+    if (std::memcmp(&now, &changed_.second, sizeof now) != 0) {
+      std::ostringstream msg;
+      msg.precision(9);
+      msg << "intensityKernel modified its input: in[" << changed_.first << "] was " << changed_.second
+          << " before the launch and " << now << " after it (" << ctx << ")";
+      return msg.str();
+    }
+    return compare(k, a, b, ctx);
+  };
+  return check;
+}
+
+std::string BigIntensity::compare(int k, float a, float b, const std::string &ctx) const {
+  cudaError_t err = cudaSuccess;
   cudalab::DeviceBuffer<unsigned long long> counters;
   if ((err = counters.upload({0ull, ~0ull})) != cudaSuccess)
     return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
@@ -187,7 +225,7 @@ std::string BigIntensity::check(int k, float a, float b, unsigned block) {
   msg << "intensityKernel: wrong result at index " << i << ": in[" << i << "] = " << x << ", expected "
       << intensity_cpu(x, k, a, b) << ", got " << got;
   if (cudalab::is_poison(got)) msg << " (never written: still the poison value)";
-  msg << "; " << result[0] << " of " << n_ << " wrong (" << ctx.str() << ")";
+  msg << "; " << result[0] << " of " << n_ << " wrong (" << ctx << ")";
   return msg.str();
 }
 

@@ -6,7 +6,9 @@
 #include "cudalab/test_support.cuh"
 
 #include <cstdint>
+#include <random>
 #include <string>
+#include <utility>
 
 /// @brief CPU reference of intensityKernel for one element: k times x = fma(x, a, b), each
 /// rounded once (std::fma), as the GPU's fmaf is.
@@ -38,6 +40,10 @@ class BigIntensity {
   std::string check(int k, float a, float b, unsigned block);
   /// @brief One launch of intensityKernel (for timing).
   void launch(int k, float a, float b, unsigned block) const;
+  /// @brief The check of the timed samples of launch(k, a, b, block): before every sample one
+  /// random input element gets a new value in [-1, 1) and the output is poisoned; after a checked
+  /// sample every element is compared with k rounded FMAs of its input, on the device, bit for bit.
+  cudalab::SampleCheck sample_check(int k, float a, float b, unsigned block);
   /// @brief A device-to-device cudaMemcpy moving the same bytes as one intensityKernel run
   /// (n floats read, n floats written).
   void copy_same_bytes() const;
@@ -50,7 +56,14 @@ class BigIntensity {
   int n() const { return n_; }
 
  private:
+  /// "" when every element of the output is k rounded FMAs of its input, else the first wrong one.
+  std::string compare(int k, float a, float b, const std::string &ctx) const;
+  /// The launch, for messages.
+  std::string context(int k, float a, float b, unsigned block) const;
+
   cudalab::DeviceBuffer<float> in_, out_;
   int n_ = 0;
   std::uint64_t seed_ = 0;
+  std::mt19937_64 rng_;                  ///< which input element the timed samples change, and to what
+  std::pair<int, float> changed_{0, 0};  ///< the element the last sample got, and its value
 };

@@ -1,7 +1,10 @@
 // ch04_01 performance: intensityKernel at low intensity against a copy moving the same bytes
 // (graded), and the roofline's shape measured side by side (0 points: any correct kernel shows it).
+// Every timed sample of the candidate gets a changed input element and a poisoned output, and the
+// output of a random share of the samples is checked (BigIntensity::sample_check).
 #include "intensity.cuh"
 #include "intensity_check.cuh"
+
 #include "cudalab/testing.cuh"
 
 namespace {
@@ -25,6 +28,7 @@ TEST_F(IntensityPerformance, KeepsUpWithAStreamCopyAtK1) {
     GTEST_FAIL() << "intensityKernel is not timed until it is correct: " << error;
   cudalab::TimingOptions opts;
   opts.reps = 21;
+  opts.check = big.sample_check(1, kA, kB, kBlock);
   cudalab::Comparison cmp = cudalab::compare_kernels([&] { big.stream_copy_same_bytes(kBlock); },
                                                      [&] { big.launch(1, kA, kB, kBlock); }, opts);
   cudalab::expect_speedup({"intensityKernel k=1 (n=2^27, block 256)",
@@ -46,6 +50,7 @@ class RooflineShape : public cudalab::GpuTest {
     }
     cudalab::TimingOptions opts;
     opts.reps = 21;
+    opts.check = big.sample_check(k_cand, kA, kB, kBlock);
     cudalab::Comparison cmp = cudalab::compare_kernels([&] { big.launch(k_base, kA, kB, kBlock); },
                                                        [&] { big.launch(k_cand, kA, kB, kBlock); }, opts);
     for (const auto &[k, t] : {std::make_pair(k_base, cmp.baseline), std::make_pair(k_cand, cmp.candidate)})

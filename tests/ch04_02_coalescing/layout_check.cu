@@ -53,6 +53,19 @@ std::string launch_error(const char *name, const std::string &ctx) {
 
 std::string setup_error(cudaError_t err) { return cudalab::describe_error(err, "test setup", __FILE__, __LINE__); }
 
+/// Counts the particles whose result x or y differs (bitwise) from data.x + 10 or data.y + 20 and
+/// records the first one.
+__global__ void checkInnerArray(innerArray data, innerArray result, int n, unsigned long long *wrong,
+                                unsigned long long *first) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const float x = __fadd_rn(data.x[i], 10.f), y = __fadd_rn(data.y[i], 20.f);
+    if (__float_as_uint(x) != __float_as_uint(result.x[i]) || __float_as_uint(y) != __float_as_uint(result.y[i])) {
+      atomicAdd(wrong, 1ull);
+      atomicMin(first, static_cast<unsigned long long>(i));
+    }
+  }
+}
+
 float poison_float() {
   float p;
   std::memset(&p, cudalab::kPoisonByte, sizeof p);
@@ -183,6 +196,7 @@ std::string inner_array_error(int n, unsigned int block, int guard, std::uint64_
 
 cudaError_t BigParticles::init(int n, std::uint64_t seed) {
   n_ = n;
+  seed_ = seed;
   x_ = cudalab::random_floats(n, -100.f, 100.f, seed);
   y_ = cudalab::random_floats(n, -100.f, 100.f, seed ^ 0x5bd1e995u);
   cudaError_t err = soa_data_.allocate(n, 0);
@@ -231,4 +245,58 @@ void BigParticles::stream_same_traffic(unsigned int block) const {
   float *out = reinterpret_cast<float *>(aos_result_.get());
   const innerArray in = soa_data_.view();
   soaStreamBaseline<<<grid_1d(n_, block), block>>>(in.x, in.y, out, out + n_, n_);
+}
+
+cudalab::SampleCheck BigParticles::sample_check(unsigned int block) {
+  rng_.seed(seed_ ^ 0x5a3c0ffee1234567ull);
+  cudalab::SampleCheck check;
+  check.prepare = [this](int) {
+    changed_field_ = std::uniform_int_distribution<int>(0, 1)(rng_);
+    changed_index_ = std::uniform_int_distribution<int>(0, n_ - 1)(rng_);
+    float &v = (changed_field_ == 0 ? x_ : y_)[changed_index_];
+    for (const float old = v; v == old;) v = std::uniform_real_distribution<float>(-100.f, 100.f)(rng_);
+    cudaMemcpy(soa_data_.field(changed_field_) + changed_index_, &v, sizeof v, cudaMemcpyHostToDevice);
+    cudaMemcpy(reinterpret_cast<float *>(aos_data_.get() + changed_index_) + changed_field_, &v, sizeof v,
+               cudaMemcpyHostToDevice);
+    for (int f = 0; f < 2; ++f) cudaMemset(soa_result_.field(f), cudalab::kPoisonByte, std::size_t(n_) * sizeof(float));
+  };
+  check.verify = [this, block](int) -> std::string {
+    std::ostringstream ctx;
+    ctx << "n=" << n_ << " block=" << block << ", timed launch";
+    const std::vector<float> &in = changed_field_ == 0 ? x_ : y_;
+    float now = 0;  // the data is read-only: the sample's changed particle must still be there
+    cudaError_t err =
+        cudaMemcpy(&now, soa_data_.field(changed_field_) + changed_index_, sizeof now, cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess) return setup_error(err);
+    if (std::memcmp(&now, &in[changed_index_], sizeof now) != 0) {
+      std::ostringstream msg;
+      msg << "testInnerArray modified its input: data." << kFieldNames[changed_field_] << "[" << changed_index_
+          << "] was " << in[changed_index_] << " before the launch and " << now << " after it (" << ctx.str() << ")";
+      return msg.str();
+    }
+    cudalab::DeviceBuffer<unsigned long long> counters;
+    if ((err = counters.upload({0ull, ~0ull})) != cudaSuccess) return setup_error(err);
+    checkInnerArray<<<1024, 256>>>(soa_data_.view(), soa_result_.view(), n_, counters.get(), counters.get() + 1);
+    std::vector<unsigned long long> result;
+    err = cudaGetLastError();
+    if (err == cudaSuccess) err = counters.download(&result);
+    if (err != cudaSuccess) return cudalab::describe_error(err, "device-side check", __FILE__, __LINE__);
+    if (result[0] == 0) return "";
+    const std::size_t i = result[1];
+    for (int f = 0; f < 2; ++f) {
+      float got = 0;
+      if ((err = cudaMemcpy(&got, soa_result_.field(f) + i, sizeof got, cudaMemcpyDeviceToHost)) != cudaSuccess)
+        return setup_error(err);
+      const float want = (f == 0 ? x_ : y_)[i] + (f == 0 ? 10.f : 20.f);
+      if (std::memcmp(&want, &got, sizeof want) == 0) continue;
+      std::ostringstream msg;
+      msg << "testInnerArray: wrong result." << kFieldNames[f] << "[" << i << "]: expected " << want << ", got " << got
+          << (cudalab::is_poison(got) ? " (never written: still the poison value)" : "") << "; " << result[0] << " of "
+          << n_ << " particles wrong (" << ctx.str() << ")";
+      return msg.str();
+    }
+    return "testInnerArray: wrong result for particle " + std::to_string(i) + "; " + std::to_string(result[0]) +
+           " of " + std::to_string(n_) + " particles wrong (" + ctx.str() + ")";
+  };
+  return check;
 }

@@ -8,6 +8,7 @@
 #include "cudalab/test_support.cuh"
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,11 @@ class BigParticles {
   /// @brief Poisons the SoA result, runs testInnerArray once with @p block and checks x and y of
   /// every particle: "" when right, else the first wrong index with expected and actual values.
   std::string check(unsigned int block);
+  /// @brief The check of the timed samples of testInnerArray (block @p block) on the SoA buffers:
+  /// before every sample one random particle gets a new x or y in [-100, 100) (both layouts) and
+  /// result.x and result.y are poisoned; after a checked sample every particle's x + 10 and y + 20
+  /// are compared with the result on the device, bit for bit, as check() does on the CPU.
+  cudalab::SampleCheck sample_check(unsigned int block);
   /// @brief Enqueues soaStreamBaseline (block @p block) from the SoA data's x and y into the AoS
   /// result's memory (2 x n floats, unused by the SoA kernel): as many bytes as one testInnerArray
   /// pass, 8 read and 8 written per particle. Use it only for timing, after check().
@@ -84,7 +90,11 @@ class BigParticles {
 
  private:
   int n_ = 0;
+  std::uint64_t seed_ = 0;
   std::vector<float> x_, y_;
+  std::mt19937_64 rng_;    ///< which particle the timed samples change, and to what
+  int changed_field_ = 0;  ///< the field (0: x, 1: y) the last sample got changed
+  int changed_index_ = 0;  ///< and the particle
   cudalab::DeviceBuffer<innerStruct> aos_data_, aos_result_;
   DeviceParticles soa_data_, soa_result_;
 };

@@ -1,12 +1,16 @@
 // ch05_01 performance: histogramShared (with the zeroing of buckets, through run_histogram_shared)
 // against cub::DeviceHistogram::HistogramEven and against the naive global-atomic kernel, both
-// measured side by side in this process.
+// measured side by side in this process. Every timed sample of histogramShared counts a changed
+// input (one byte per sample) into poisoned buckets, and a random share of the samples is checked.
 #include "baseline.cuh"
 #include "histogram_check.cuh"
 
+#include "cudalab/sample_inputs.cuh"
 #include "cudalab/testing.cuh"
 
 #include <cub/device/device_histogram.cuh>
+
+#include <random>
 
 namespace {
 
@@ -53,6 +57,33 @@ class HistogramPerformance : public cudalab::GpuTest {
     return compare_histogram(kernel, std::vector<unsigned long long>(kNumBins, 0), expected_, got, n_, ctx_);
   }
 
+  /// Every timed sample of histogramShared counts an input no earlier sample had: before it, one
+  /// random byte gets a new value (the expected counts follow it on the CPU: one bin down, one up)
+  /// and buckets are poisoned; the histogram of every checked sample must be exact.
+  cudalab::SampleCheck sample_check() {
+    rng_.seed(seed() ^ 0x5a3c0ffee1234567ull);
+    counts_ = expected_;
+    cudalab::SampleCheck check;
+    check.prepare = [this](int) {
+      const std::size_t j = std::uniform_int_distribution<std::size_t>(0, n_ - 1)(rng_);
+      unsigned char old = 0;
+      cudaMemcpy(&old, in_.get() + j, 1, cudaMemcpyDeviceToHost);
+      const auto value = static_cast<unsigned char>(cudalab::new_int_in(0, 255)(rng_, old));
+      cudaMemcpy(in_.get() + j, &value, 1, cudaMemcpyHostToDevice);
+      --counts_[old];
+      ++counts_[value];
+      buckets_.poison();
+    };
+    check.verify = [this](int) -> std::string {
+      std::vector<unsigned int> got;
+      if (cudaError_t err = buckets_.download(&got); err != cudaSuccess)
+        return cudalab::describe_error(err, "copy back of a timed sample's buckets", __FILE__, __LINE__);
+      return compare_histogram("histogramShared", std::vector<unsigned long long>(kNumBins, 0), counts_, got, n_,
+                               ctx_ + ", timed launch");
+    };
+    return check;
+  }
+
   /// One timed run of the student's side: zeroing buckets + histogramShared.
   void run_shared() {
     if (run_histogram_shared(in_.get(), buckets_.get(), n_, grid_) != cudaSuccess) launch_failed_ = true;
@@ -81,6 +112,7 @@ class HistogramPerformance : public cudalab::GpuTest {
     cudalab::TimingOptions opts;
     opts.reps = reps;
     opts.flush_l2 = flush;
+    opts.check = sample_check();
     cudalab::Comparison cmp = cudalab::compare_kernels(
         run_cub, [&] { run_shared(); }, opts);
     if (launch_failed_) GTEST_FAIL() << "run_histogram_shared failed during timing (" << ctx_ << ")";
@@ -92,6 +124,8 @@ class HistogramPerformance : public cudalab::GpuTest {
   cudalab::DeviceBuffer<unsigned char> in_;
   cudalab::DeviceBuffer<unsigned int> buckets_;
   std::vector<unsigned long long> expected_;
+  std::vector<unsigned long long> counts_;  ///< the histogram of in_ as the timed samples changed it
+  std::mt19937_64 rng_;                     ///< which byte a timed sample changes, and to what
   std::string ctx_;
   size_t n_ = 0;
   unsigned int grid_ = 1;
@@ -136,6 +170,7 @@ TEST_F(HistogramPerformance, BeatsTheNaiveKernelOnUniformBytes) {
   cudalab::TimingOptions opts;
   opts.warmup = 2;
   opts.reps = 11;  // the naive kernel is slow: a few runs are plenty
+  opts.check = sample_check();
   cudalab::Comparison cmp = cudalab::compare_kernels(
       run_naive, [&] { run_shared(); }, opts);
   if (launch_failed_) GTEST_FAIL() << "run_histogram_shared failed during timing (" << ctx_ << ")";
