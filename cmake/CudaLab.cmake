@@ -693,6 +693,8 @@ set(CUDALAB_REFERENCE AUTO CACHE STRING
 set_property(CACHE CUDALAB_REFERENCE PROPERTY STRINGS AUTO OFF)
 set(CUDALAB_REFERENCE_NVCC "" CACHE FILEPATH
     "The nvcc that compiles the reference images (default: the project's CUDA compiler)")
+set(CUDALAB_REFERENCE_SOLUTIONS "${CUDALAB_SOLUTIONS_DIR}" CACHE PATH
+    "Where the reference images are compiled from (<dir>/<lab>/<file>): solutions/, or the instructor's copy when a submission is graded in a tree without it (tools/grade_submission.py)")
 set(CUDALAB_REFERENCE_RELEASE_ARCHITECTURES "75;80;86;89;90;100;120" CACHE STRING
     "Architectures (SASS) of the reference images a release ships (target cudalab_reference_release)")
 
@@ -724,8 +726,8 @@ function(_cudalab_reference_fatbin lab file out archs)
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     COMMAND ${nvcc} -fatbin -no-compress -std=c++17 --expt-relaxed-constexpr ${flags}
             -I${CUDALAB_LABS_DIR}/${lab} -I${CUDALAB_ROOT}common/include
-            -o ${out} ${CUDALAB_SOLUTIONS_DIR}/${lab}/${file}
-    DEPENDS ${CUDALAB_SOLUTIONS_DIR}/${lab}/${file} ${headers}
+            -o ${out} ${CUDALAB_REFERENCE_SOLUTIONS}/${lab}/${file}
+    DEPENDS ${CUDALAB_REFERENCE_SOLUTIONS}/${lab}/${file} ${headers}
     COMMENT "Reference image of ${lab}/${file}"
     VERBATIM)
 endfunction()
@@ -741,12 +743,12 @@ function(_cudalab_reference_source lab wanted out)
     set(origin "${lab}'s timed tests are not graded against reference kernels")
   elseif(CUDALAB_REFERENCE STREQUAL "OFF")
     set(origin "this build leaves the reference kernels out (CUDALAB_REFERENCE=OFF)")
-  elseif(EXISTS ${CUDALAB_SOLUTIONS_DIR}/${lab})
+  elseif(EXISTS ${CUDALAB_REFERENCE_SOLUTIONS}/${lab})
     set(nvcc "${CUDALAB_REFERENCE_NVCC}")
     if(NOT nvcc)
       set(nvcc "${CMAKE_CUDA_COMPILER}")
     endif()
-    set(origin "compiled from solutions/${lab} for CUDA architectures ${CMAKE_CUDA_ARCHITECTURES} by ${nvcc}")
+    set(origin "compiled from ${CUDALAB_REFERENCE_SOLUTIONS}/${lab} for CUDA architectures ${CMAKE_CUDA_ARCHITECTURES} by ${nvcc}")
     set(shipped_all "")
     foreach(f IN LISTS ARGN)
       set(fatbin ${CMAKE_CURRENT_BINARY_DIR}/reference/${f}.fatbin)

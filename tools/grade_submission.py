@@ -362,6 +362,8 @@ def configure(out: Path, tree: Path, build: Path, selected: list[str], extra: li
     cmd = ["cmake", "-S", str(tree), "-B", str(build), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
            "-DCUDALAB_USE_SOLUTIONS=OFF", f"-DCUDALAB_LABS={';'.join(selected)}", "-DCUDALAB_REQUIRE_COUNTERS=ON",
            *(extra or [])]
+    if (ROOT / "solutions").is_dir():  # the copy has no solutions/: its timed tests' reference kernels come from here
+        cmd.append(f"-DCUDALAB_REFERENCE_SOLUTIONS={ROOT / 'solutions'}")
     try:
         rc = run(cmd, out / "configure.log", **({"env": env} if env is not None else {}))
     except OSError as e:
