@@ -1,6 +1,9 @@
 // ch05_02 test support: the naive baseline, the CPU reference, the guarded check and the load model.
 #include "adjacent_check.cuh"
 
+#include <cstring>
+#include <memory>
+#include <random>
 #include <sstream>
 
 __global__ void adjacentDifferenceNaiveBaseline(const int *input, int *result, int n) {
@@ -42,6 +45,47 @@ std::string AdjacentData::check(const std::string &name, const AdjacentLaunch &l
   if (err != cudaSuccess) return cudalab::describe_error(err, "copying the result back", __FILE__, __LINE__);
 
   return result_error(name, host_, got, block, ctx.str());
+}
+
+cudalab::SampleCheck AdjacentData::sample_check(const std::string &name, unsigned int block) {
+  struct State {
+    AdjacentData *data;
+    std::string name, context;
+    unsigned int block;
+    std::vector<int> expected, got;
+    std::mt19937_64 rng;
+  };
+  std::ostringstream ctx;
+  ctx << "n=" << n_ << " block=" << block << " seed=" << seed_ << ", a timed run with one input element changed";
+  auto s = std::make_shared<State>(
+      State{this, name, ctx.str(), block, cpu_adjacent_difference(host_), {}, std::mt19937_64(seed_ ^ 0x5a3c0ffeeull)});
+  cudalab::SampleCheck check;
+  check.prepare = [s](int) {
+    AdjacentData &d = *s->data;
+    const std::size_t n = d.host_.size();
+    if (n > 0) {
+      const std::size_t j = std::uniform_int_distribution<std::size_t>(0, n - 1)(s->rng);
+      int v = d.host_[j];
+      while (v == d.host_[j]) v = std::uniform_int_distribution<int>(-1000000000, 1000000000)(s->rng);
+      d.host_[j] = v;
+      cudaMemcpy(d.in_.get() + j, &v, sizeof v, cudaMemcpyHostToDevice);
+      s->expected[j] = j > 0 ? v - d.host_[j - 1] : v;  // the two results that read input[j]
+      if (j + 1 < n) s->expected[j + 1] = d.host_[j + 1] - v;
+    }
+    d.out_.poison();
+  };
+  check.verify = [s](int) -> std::string {
+    AdjacentData &d = *s->data;
+    const cudaError_t err = d.out_.download(&s->got);
+    if (err != cudaSuccess)
+      return cudalab::describe_error(err, "copying a timed run's result back", __FILE__, __LINE__);
+    const std::size_t n = s->expected.size();
+    bool same = std::memcmp(s->got.data(), s->expected.data(), n * sizeof(int)) == 0;
+    for (std::size_t k = n; same && k < s->got.size(); ++k) same = cudalab::is_poison(s->got[k]);
+    if (same) return "";
+    return result_error(s->name, d.host_, s->got, s->block, s->context);
+  };
+  return check;
 }
 
 std::string result_error(const std::string &name, const std::vector<int> &input, const std::vector<int> &got,

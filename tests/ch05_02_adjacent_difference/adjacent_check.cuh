@@ -41,6 +41,13 @@ class AdjacentData {
   /// "" if right, else one line naming @p name, the first wrong index (and whether it is a block
   /// boundary of @p block), expected and actual, or the first guard element written.
   std::string check(const std::string &name, const AdjacentLaunch &launch, unsigned int block);
+  /// @brief The SampleCheck of @p name timed on this data with @p block threads per block (one
+  /// launch a sample): prepare() gives one random input element a new value in [-1e9, 1e9] (on the
+  /// host and the device) and poisons the result (guard included); verify() downloads the result and
+  /// compares it with the CPU reference of the input as it is now, updated element by element (two
+  /// results change with each input), and the guard with the poison. Keep this object alive while
+  /// the check is in use.
+  cudalab::SampleCheck sample_check(const std::string &name, unsigned int block);
   const int *input() const { return in_.get(); }  ///< device input, n ints
   int *result() const { return out_.get(); }      ///< device result, n + guard ints
   int n() const { return n_; }                    ///< number of elements

@@ -31,9 +31,12 @@ class AdjacentPerformance : public cudalab::GpuTest {
     return true;
   }
   void run_shared() { launch_adjacent_difference_shared(data_.input(), data_.result(), kN, kAdjacentBlock); }
-  static cudalab::TimingOptions options() {
+  /// Every timed run of adjacentDifferenceShared gets an input with one element changed and a
+  /// poisoned result; a random share of them (the first and the last always) is checked.
+  cudalab::TimingOptions options() {
     cudalab::TimingOptions opts;
     opts.reps = 31;  // 512 MiB per run: nothing stays in the 50 MB L2 between runs
+    opts.check = data_.sample_check("adjacentDifferenceShared", kAdjacentBlock);
     return opts;
   }
 

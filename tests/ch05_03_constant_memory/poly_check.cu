@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -198,4 +199,44 @@ std::string device_check(const std::string &kernel, const std::string &context, 
   if (cudalab::is_poison(yi)) os << " (never written: still the poison value)";
   os << "; " << result[1] << " of " << n << " wrong (" << context << ")";
   return os.str();
+}
+
+cudalab::SampleCheck changing_x_check(const std::string &kernel, const std::string &context, float *d_x,
+                                      const int *d_key, float *d_y, int n, const std::vector<float> &coef, int count,
+                                      int stride, std::uint64_t seed) {
+  struct State {
+    std::string kernel, context;
+    float *d_x;
+    const int *d_key;
+    float *d_y;
+    int n;
+    std::vector<float> coef;
+    int count, stride;
+    std::mt19937_64 rng;
+  };
+  auto s = std::make_shared<State>(State{kernel, context + ", a timed run with one x changed", d_x, d_key, d_y, n, coef,
+                                         count, stride, std::mt19937_64(seed ^ 0x5a3c0ffeeull)});
+  cudalab::SampleCheck check;
+  check.prepare = [s](int) {
+    const int j = std::uniform_int_distribution<int>(0, s->n - 1)(s->rng);
+    float old = 0.0f;
+    int key = 0;
+    cudaMemcpy(&old, s->d_x + j, sizeof old, cudaMemcpyDeviceToHost);
+    if (s->d_key) cudaMemcpy(&key, s->d_key + j, sizeof key, cudaMemcpyDeviceToHost);
+    const float *c = s->coef.data() + key;
+    const double p_old = horner(c, s->count, s->stride, old), t_old = tolerance(c, s->count, s->stride, old);
+    float v = old;
+    for (int tries = 0; tries < 100; ++tries) {  // y[j] must change by more than either tolerance
+      v = std::uniform_real_distribution<float>(-1.0f, 1.0f)(s->rng);
+      if (v != old &&
+          std::fabs(horner(c, s->count, s->stride, v) - p_old) > 2.0 * (t_old + tolerance(c, s->count, s->stride, v)))
+        break;
+    }
+    cudaMemcpy(s->d_x + j, &v, sizeof v, cudaMemcpyHostToDevice);
+    cudaMemset(s->d_y, cudalab::kPoisonByte, (static_cast<std::size_t>(s->n) + kGuard) * sizeof(float));
+  };
+  check.verify = [s](int) {
+    return device_check(s->kernel, s->context, s->d_x, s->d_key, s->d_y, s->n, s->coef, s->count, s->stride);
+  };
+  return check;
 }

@@ -63,6 +63,14 @@ Expected lookup_reference(const std::vector<float> &x, const std::vector<int> &k
 std::string device_check(const std::string &kernel, const std::string &context, const float *d_x, const int *d_key,
                          const float *d_y, int n, const std::vector<float> &coef, int count, int stride);
 
+/// @brief The SampleCheck (cudalab/timing.cuh) of a timed kernel that device_check() checks, with
+/// the same arguments: prepare() gives one random x[j] (on the device) a new value in [-1, 1) that
+/// moves the expected y[j] by more than the tolerances allow, and poisons @p d_y (n + kGuard
+/// floats); verify() is device_check() on the data as it is now. @p seed picks the changes.
+cudalab::SampleCheck changing_x_check(const std::string &kernel, const std::string &context, float *d_x,
+                                      const int *d_key, float *d_y, int n, const std::vector<float> &coef, int count,
+                                      int stride, std::uint64_t seed);
+
 /// @brief Runs polynomialConstant<<<blocks_for(n, block), block>>> on @p x with @p count
 /// coefficients (already uploaded) into a poisoned output of n + kGuard floats and returns them
 /// in @p y; "" on success, else the CUDA error.

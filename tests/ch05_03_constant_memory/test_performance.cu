@@ -17,6 +17,8 @@ constexpr unsigned int kBlock = 256;
 
 class ConstantPerformance : public cudalab::GpuTest {
  protected:
+  /// Timing options; each test adds the check of its graded kernel (changing_x_check: every timed
+  /// run gets one changed x and a poisoned y, and a random share of them is checked on the device).
   cudalab::TimingOptions options() const {
     cudalab::TimingOptions opts;
     opts.reps = 31;  // 128-200 MB per run: nothing stays in the 50 MB L2 between runs
@@ -60,9 +62,11 @@ TEST_F(ConstantPerformance, UniformCoefficientsKeepUpWithGlobalLoads) {
       !e.empty())
     GTEST_FAIL() << e;
 
+  cudalab::TimingOptions opts = options();
+  opts.check = changing_x_check("polynomialConstant", ctx, dx.get(), nullptr, dy.get(), kN, coef, count, 1, seed());
   const cudalab::Comparison cmp = cudalab::compare_kernels(
       [&] { polynomialGlobalBaseline<<<grid, kBlock>>>(dx.get(), dcoef.get(), dy.get(), kN, count); },
-      [&] { polynomialConstant<<<grid, kBlock>>>(dx.get(), dy.get(), kN, count); }, options());
+      [&] { polynomialConstant<<<grid, kBlock>>>(dx.get(), dy.get(), kN, count); }, opts);
   cudalab::expect_speedup({"polynomialConstant (64 coefficients, block 256)",
                            "polynomialGlobal (coefficients through global loads)", cmp,
                            cudalab::threshold("uniform_constant_vs_global_min"), "uniform_constant_vs_global_min",
@@ -104,9 +108,12 @@ TEST_F(ConstantPerformance, NonUniformLookupFromGlobalBeatsSerialisedConstant) {
       !e.empty())
     GTEST_FAIL() << e;
 
+  cudalab::TimingOptions opts = options();
+  opts.check = changing_x_check("lookupGlobal", ctx, dx.get(), dkey.get(), dy.get(), kN, sets, kSetCoefficients,
+                                kNumSets, seed());
   const cudalab::Comparison cmp = cudalab::compare_kernels(
       [&] { lookupConstantBaseline<<<grid, kBlock>>>(dx.get(), dkey.get(), dy.get(), kN); },
-      [&] { lookupGlobal<<<grid, kBlock>>>(dx.get(), dkey.get(), dsets.get(), dy.get(), kN); }, options());
+      [&] { lookupGlobal<<<grid, kBlock>>>(dx.get(), dkey.get(), dsets.get(), dy.get(), kN); }, opts);
   cudalab::expect_speedup({"lookupGlobal (32 different keys per warp, block 256)",
                            "lookupConstant (the same table in constant memory)", cmp,
                            cudalab::threshold("global_lookup_vs_serialised_constant"),

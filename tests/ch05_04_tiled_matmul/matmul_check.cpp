@@ -5,6 +5,8 @@
 #include "cudalab/testing.cuh"
 
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <random>
 #include <sstream>
 
@@ -175,4 +177,92 @@ std::string BigGemm::check(const std::string &name, const MatmulLaunch &launch, 
   }
   if (max_error) *max_error = worst;
   return "";
+}
+
+cudalab::SampleCheck BigGemm::sample_check(const std::string &name, const std::string &config, double tolerance) {
+  struct State {
+    BigGemm *gemm;
+    std::string name, context;
+    double tolerance;
+    std::mt19937_64 rng;
+    int row = -1;  // row of ab that the latest change moved
+    std::vector<float> got;
+    std::vector<double> c, s;
+  };
+  auto st = std::make_shared<State>(State{this,
+                                          name,
+                                          describe(name, config, M_, N_, K_, seed_),
+                                          tolerance,
+                                          std::mt19937_64(seed_ ^ 0x5a3c0ffeeull),
+                                          -1,
+                                          {},
+                                          {},
+                                          {}});
+  st->context += ", a timed run with one element of a changed";
+  cudalab::SampleCheck check;
+  check.prepare = [st](int) {
+    BigGemm &g = *st->gemm;
+    std::uniform_int_distribution<std::size_t> element(0, g.ha_.size() - 1);
+    std::size_t e = element(st->rng);
+    for (int tries = 0; tries < 1000 && std::fabs(g.ha_[e]) < 0.5f; ++tries) e = element(st->rng);
+    const float magnitude = std::uniform_real_distribution<float>(0.5f, 1.0f)(st->rng);
+    const float v = g.ha_[e] < 0.0f ? magnitude : -magnitude;  // moves a[i][k] by 1 to 2
+    g.ha_[e] = v;
+    cudaMemcpy(g.a_.get() + e, &v, sizeof v, cudaMemcpyHostToDevice);
+    st->row = static_cast<int>(e / g.K_);
+    g.ab_.poison();
+  };
+  check.verify = [st](int) -> std::string {
+    BigGemm &g = *st->gemm;
+    const int M = g.M_, N = g.N_, K = g.K_;
+    if (g.ab_.download(&st->got) != cudaSuccess) return "copying ab back failed (" + st->context + ")";
+    const std::vector<float> &got = st->got;
+    const std::uint32_t poison = 0x01010101u * cudalab::kPoisonByte;
+    std::size_t unwritten = 0, first_unwritten = got.size();
+    for (std::size_t e = 0; e < got.size(); ++e) {
+      std::uint32_t bits;
+      std::memcpy(&bits, &got[e], sizeof bits);
+      if (bits == poison && unwritten++ == 0) first_unwritten = e;
+    }
+    if (unwritten > 0)
+      return st->name + ": element (row " + std::to_string(first_unwritten / N) + ", col " +
+             std::to_string(first_unwritten % N) + ") never written: still the poison value; " +
+             std::to_string(unwritten) + " of " + std::to_string(got.size()) + " unwritten (" + st->context + ")";
+    auto wrong = [&](int i, int j, double c, double s) -> std::string {
+      const float v = got[std::size_t(i) * N + j];
+      const double e = std::fabs(double(v) - c);
+      if (std::isfinite(v) && e <= st->tolerance * s) return "";
+      std::ostringstream os;
+      os.precision(9);
+      os << st->name << ": wrong result at (row " << i << ", col " << j << "): expected " << c << ", got " << v;
+      os.precision(3);
+      os << " (error " << e << " > tolerance " << st->tolerance * s << ") (" << st->context << ")";
+      return os.str();
+    };
+    // Row `row` in full (i-k-j order: the inner loop runs along rows of b).
+    const int i = st->row;
+    if (i >= 0) {
+      st->c.assign(N, 0.0);
+      st->s.assign(N, 0.0);
+      for (int k = 0; k < K; ++k) {
+        const double aik = g.ha_[std::size_t(i) * K + k], abs_aik = std::fabs(aik);
+        const float *bk = &g.hb_[std::size_t(k) * N];
+        for (int j = 0; j < N; ++j) {
+          st->c[j] += aik * double(bk[j]);
+          st->s[j] += abs_aik * std::fabs(double(bk[j]));
+        }
+      }
+      for (int j = 0; j < N; ++j)
+        if (std::string w = wrong(i, j, st->c[j], st->s[j]); !w.empty()) return w;
+    }
+    std::uniform_int_distribution<int> row_of(0, M - 1), col_of(0, N - 1);
+    for (int t = 0; t < 200; ++t) {
+      const int r = row_of(st->rng), j = col_of(st->rng);
+      double c = 0, s = 0;
+      reference_element(g.ha_, g.hb_, N, K, r, j, &c, &s);
+      if (std::string w = wrong(r, j, c, s); !w.empty()) return w;
+    }
+    return "";
+  };
+  return check;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cudalab/buffer.cuh"
+#include "cudalab/timing.cuh"
 
 #include <cstddef>
 #include <cstdint>
@@ -45,6 +46,14 @@ class BigGemm {
   /// if right; the largest error found (as that fraction) goes to @p max_error when not null.
   std::string check(const std::string &name, const MatmulLaunch &launch, const std::string &config, double tolerance,
                     double *max_error = nullptr);
+  /// @brief The SampleCheck (cudalab/timing.cuh) of @p name timed on this product, one launch a
+  /// sample. prepare(): one random element a[i][k] with |a[i][k]| >= 0.5 gets a value of the other
+  /// sign with magnitude in [0.5, 1) (on the host and the device), so row i of ab moves by 1 to 2
+  /// times |b[k][j]|, beyond @p tolerance (as in check()) in about half of its columns; ab is
+  /// poisoned. verify(): ab downloaded, no element still poison, row i of the latest change and 200
+  /// random elements within @p tolerance of the double-precision reference of a and b as they are
+  /// now. @p config goes into the messages. Keep this object alive while the check is in use.
+  cudalab::SampleCheck sample_check(const std::string &name, const std::string &config, double tolerance);
   const float *a() const { return a_.get(); }  ///< device a
   const float *b() const { return b_.get(); }  ///< device b
   float *ab() const { return ab_.get(); }      ///< device ab

@@ -39,9 +39,12 @@ class TiledPerformance : public cudalab::GpuTest {
   }
   static std::string tiled_name(int tile) { return "matrixMulTiled<" + std::to_string(tile) + ">"; }
   void run_tiled(int tile) { launch_tiled(tile, gemm_.a(), gemm_.b(), gemm_.ab(), kN, kN, kN); }
-  static cudalab::TimingOptions options() {
+  /// Timing options for matrixMulTiled<tile>: every timed run gets one changed element of a and a
+  /// poisoned ab, and a random share of them is checked (the changed row in full, and a sample).
+  cudalab::TimingOptions options(int tile) {
     cudalab::TimingOptions opts;
     opts.reps = 21;  // 64 MB per matrix: the working set does not fit in L2 either way
+    opts.check = gemm_.sample_check(tiled_name(tile), "tile=" + std::to_string(tile), matmul_tolerance(kN));
     return opts;
   }
   /// One line with both kernels' GFLOP/s.
@@ -62,7 +65,7 @@ class TiledPerformance : public cudalab::GpuTest {
       GTEST_FAIL() << tiled_name(tile) << " is not timed until it is correct: " << error;
     cudalab::Comparison cmp =
         cudalab::compare_kernels([&] { launch_naive_baseline(gemm_.a(), gemm_.b(), gemm_.ab(), kN, kN, kN); },
-                                 [&] { run_tiled(tile); }, options());
+                                 [&] { run_tiled(tile); }, options(tile));
     print_gflops(tiled_name(tile), "matrixMulNaive", cmp);
     cudalab::expect_speedup(
         {tiled_name(tile) + " (4096^3)", "matrixMulNaive block (16,16)", cmp, cudalab::threshold(key), key, 0.0});
@@ -106,7 +109,7 @@ TEST_F(TiledPerformance, Tiled32ReachesFractionOfCublas) {
   if (std::string error = check_tiled(32); !error.empty())
     GTEST_FAIL() << "matrixMulTiled<32> is not timed until it is correct: " << error;
   cudalab::Comparison cmp = cudalab::compare_kernels([&] { sgemm(gemm_.a(), gemm_.b(), gemm_.ab(), kN, kN, kN); },
-                                                     [&] { run_tiled(32); }, options());
+                                                     [&] { run_tiled(32); }, options(32));
   print_gflops("matrixMulTiled<32>", "cublasSgemm", cmp);
   cudalab::expect_speedup({"matrixMulTiled<32> (4096^3)", "cublasSgemm FP32", cmp,
                            cudalab::threshold("tiled32_vs_cublas"), "tiled32_vs_cublas", 0.0});

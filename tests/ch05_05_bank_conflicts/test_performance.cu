@@ -7,8 +7,8 @@
 //  - transposeSharedPadded against the tests' 2D copy kernel of the same bytes and launch shape on
 //    a ragged 8191 x 8197 float matrix (256 MiB read, 256 MiB written per run).
 #include "bank_conflicts.cuh"
-#include "transpose_check.cuh"
 #include "cudalab/testing.cuh"
+#include "transpose_check.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -21,10 +21,11 @@ constexpr int kRows = 8191, kCols = 8197;  // not multiples of 32: the edge tile
 class TransposePerformance : public cudalab::GpuTest {
  protected:
   /// Uploads the input and checks @p name on it (a kernel is not timed until it is correct).
+  /// The output has @p guard poisoned floats after it (TransposeData::sample_guard).
   bool prepare(const char *name, void (*launch)(const float *, float *, int, int, cudaStream_t), int rows = kRows,
-               int cols = kCols) {
+               int cols = kCols, int guard = kGuard) {
     if (!data_ready_) {
-      cudaError_t err = data_.init(rows, cols, seed());
+      cudaError_t err = data_.init(rows, cols, seed(), guard);
       if (err != cudaSuccess) {
         ADD_FAILURE() << cudalab::describe_error(err, "allocating 2 x 256 MiB", __FILE__, __LINE__);
         return false;
@@ -39,6 +40,8 @@ class TransposePerformance : public cudalab::GpuTest {
     }
     return true;
   }
+  /// Timing options; each test adds the check of transposeSharedPadded (every timed run gets one
+  /// changed input element and a poisoned output, and a random share of them is checked).
   static cudalab::TimingOptions options() {
     cudalab::TimingOptions opts;
     opts.reps = 31;
@@ -53,19 +56,24 @@ TEST_F(TransposePerformance, PaddedTileIsClearlyFasterThanTheConflictedOne) {
   // Input + output = L2 / 4: rows * (rows + 6) floats each, rows odd (never a multiple of 32).
   const double floats = double(device().l2_bytes > 0 ? device().l2_bytes : (4u << 20)) / 4 / 2 / sizeof(float);
   const int rows = static_cast<int>(std::sqrt(floats)) | 1, cols = rows + 6;
-  if (!prepare("transposeShared", launch_transpose_shared, rows, cols)) return;
-  if (!prepare("transposeSharedPadded", launch_transpose_padded, rows, cols)) return;
   // One L2-resident transpose runs for 10-20 us, about as long as the gap between a timing event
   // and the launch after it; each timed sample is therefore several launches back to back
   // (TimingOptions::launches), so the GPU runs them without idling in between and the ratio is the
   // kernels' own. The times and bytes reported are per launch.
-  cudalab::TimingOptions opts = options();
   // At least the work of the H100's calibrated sample (10 x 1281 x 1287 floats): more launches
   // where the L2, and so the matrix, is smaller (120 on a 4 MB T4), never fewer than 10.
-  opts.launches = std::max(10, static_cast<int>(std::ceil(16e6 / (double(rows) * cols))));
-  cudalab::Comparison cmp =
-      cudalab::compare_kernels([&] { launch_transpose_shared(data_.input(), data_.output(), rows, cols); },
-                               [&] { launch_transpose_padded(data_.input(), data_.output(), rows, cols); }, opts);
+  const int launches = std::max(10, static_cast<int>(std::ceil(16e6 / (double(rows) * cols))));
+  const int guard = TransposeData::sample_guard(launches);
+  if (!prepare("transposeShared", launch_transpose_shared, rows, cols, guard)) return;
+  if (!prepare("transposeSharedPadded", launch_transpose_padded, rows, cols, guard)) return;
+  cudalab::TimingOptions opts = options();
+  opts.launches = launches;
+  // Each launch of transposeSharedPadded in a timed run writes 4 KiB further on than the one before
+  // (sample_output), so what every launch wrote can be checked afterwards.
+  opts.check = data_.sample_check("transposeSharedPadded", launches);
+  cudalab::Comparison cmp = cudalab::compare_kernels(
+      [&] { launch_transpose_shared(data_.input(), data_.output(), rows, cols); },
+      [&] { launch_transpose_padded(data_.input(), data_.sample_output(), rows, cols); }, opts);
   const std::string shape = std::to_string(rows) + "x" + std::to_string(cols) + " (L2-resident)";
   cudalab::expect_speedup({"transposeSharedPadded " + shape, "your transposeShared (tile[32][32]) " + shape, cmp,
                            cudalab::threshold("padded_vs_shared"), "padded_vs_shared", data_.bytes()});
@@ -77,9 +85,11 @@ TEST_F(TransposePerformance, PaddedTileIsClearlyFasterThanTheConflictedOne) {
 TEST_F(TransposePerformance, PaddedTileKeepsUpWithATiledCopy) {
   if (!prepare("transposeSharedPadded", launch_transpose_padded)) return;
   const dim3 grid = transpose_grid(kRows, kCols), block = transpose_block();
-  cudalab::Comparison cmp = cudalab::compare_kernels(
-      [&] { copyTiledBaseline<<<grid, block>>>(data_.input(), data_.output(), kRows, kCols); },
-      [&] { launch_transpose_padded(data_.input(), data_.output(), kRows, kCols); }, options());
+  cudalab::TimingOptions opts = options();
+  opts.check = data_.sample_check("transposeSharedPadded");
+  cudalab::Comparison cmp =
+      cudalab::compare_kernels([&] { copyTiledBaseline<<<grid, block>>>(data_.input(), data_.output(), kRows, kCols); },
+                               [&] { launch_transpose_padded(data_.input(), data_.output(), kRows, kCols); }, opts);
   cudalab::expect_speedup({"transposeSharedPadded 8191x8197",
                            "2D copy kernel, same grid and 32x8 blocks, 4 floats per thread", cmp,
                            cudalab::threshold("padded_vs_copy"), "padded_vs_copy", data_.bytes()});

@@ -1,6 +1,10 @@
 // ch05_05 test support: CPU reference, guarded check, copy baseline and the bank-conflict model.
 #include "transpose_check.cuh"
 
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -58,12 +62,87 @@ std::string TransposeData::check(const std::string &name, const TransposeLaunch 
   for (std::size_t k = n; k < got.size(); ++k) {
     if (!cudalab::is_poison(got[k])) {
       os << name << ": wrote past the end of the output: element " << k << " (rows * cols + " << k - n << ") is "
-         << got[k] << "; check the guards of the store: output row < cols, output column < rows (" << ctx.str()
-         << ")";
+         << got[k] << "; check the guards of the store: output row < cols, output column < rows (" << ctx.str() << ")";
       return os.str();
     }
   }
   return "";
+}
+
+cudalab::SampleCheck TransposeData::sample_check(const std::string &name, int launches) {
+  struct State {
+    TransposeData *data;
+    std::string name, context;
+    int launches;
+    std::vector<float> expected, got;  // expected: the transposed input, out[c][r] = in[r][c]
+    std::mt19937_64 rng;
+  };
+  std::ostringstream ctx;
+  ctx << "rows=" << rows_ << " cols=" << cols_ << " seed=" << seed_ << ", a timed run with one input element changed";
+  auto s = std::make_shared<State>(
+      State{this, name, ctx.str(), std::max(1, launches), {}, {}, std::mt19937_64(seed_ ^ 0x5a3c0ffeeull)});
+  const std::size_t rows = rows_, cols = cols_;
+  s->expected.resize(rows * cols);
+  for (std::size_t r0 = 0; r0 < rows; r0 += kTileDim)  // tile by tile, so both sides stay in cache
+    for (std::size_t c0 = 0; c0 < cols; c0 += kTileDim)
+      for (std::size_t r = r0; r < std::min(rows, r0 + kTileDim); ++r)
+        for (std::size_t c = c0; c < std::min(cols, c0 + kTileDim); ++c)
+          s->expected[c * rows + r] = host_[r * cols + c];
+  cudalab::SampleCheck check;
+  check.prepare = [s](int) {
+    TransposeData &d = *s->data;
+    const std::size_t j = std::uniform_int_distribution<std::size_t>(0, d.host_.size() - 1)(s->rng);
+    float v = d.host_[j];
+    while (v == d.host_[j]) v = std::uniform_real_distribution<float>(-1000.0f, 1000.0f)(s->rng);
+    d.host_[j] = v;
+    cudaMemcpy(d.in_.get() + j, &v, sizeof v, cudaMemcpyHostToDevice);
+    const std::size_t r = j / d.cols_, c = j % d.cols_;
+    s->expected[c * d.rows_ + r] = v;
+    d.out_.poison();
+    d.next_launch_ = 0;
+  };
+  check.verify = [s](int) -> std::string {
+    TransposeData &d = *s->data;
+    const std::size_t n = s->expected.size(), shift = kLaunchShift, last = std::size_t(s->launches - 1) * shift;
+    if (d.out_.size() < last + n + kGuard)
+      return "the output has no room for " + std::to_string(s->launches) +
+             " shifted launches: allocate it with TransposeData::sample_guard (" + s->context + ")";
+    const cudaError_t err = d.out_.download(&s->got);
+    if (err != cudaSuccess)
+      return cudalab::describe_error(err, "copying a timed run's output back", __FILE__, __LINE__);
+    const float *got = s->got.data(), *want = s->expected.data();
+    for (int l = 0; l < s->launches; ++l) {
+      // What launch l left: its first kLaunchShift floats (the next launch writes over the rest), or,
+      // for the last launch, all of its output.
+      const std::size_t at = std::size_t(l) * shift, count = l + 1 < s->launches ? std::min(shift, n) : n;
+      if (std::memcmp(got + at, want, count * sizeof(float)) == 0) continue;
+      std::size_t wrong = 0, first = count;
+      for (std::size_t k = 0; k < count; ++k)
+        if (!(got[at + k] == want[k]) && wrong++ == 0) first = k;
+      if (wrong == 0) continue;  // the same values with other bits (-0 and 0)
+      const std::size_t c = first / d.rows_, r = first % d.rows_;
+      std::ostringstream os;
+      os << s->name << ": wrong output at index " << first << " = out[" << c << "][" << r << "] (must be in[" << r
+         << "][" << c << "])";
+      if (s->launches > 1)
+        os << " of launch " << l + 1 << " of the " << s->launches << " in this timed run (launch k writes at output + "
+           << "(k - 1) * " << shift << " floats; every launch must do all of its work)";
+      os << ": expected " << want[first] << ", got " << got[at + first];
+      if (cudalab::is_poison(got[at + first])) os << " (never written: still the poison value)";
+      os << "; " << wrong << " of " << count << " checked wrong (" << s->context << ")";
+      return os.str();
+    }
+    for (std::size_t k = last + n; k < s->got.size(); ++k) {
+      if (!cudalab::is_poison(got[k])) {
+        std::ostringstream os;
+        os << s->name << ": wrote past the end of the output: element " << k - last << " (rows * cols + "
+           << k - last - n << ") is " << got[k] << " (" << s->context << ")";
+        return os.str();
+      }
+    }
+    return "";
+  };
+  return check;
 }
 
 int model_conflict_degree(const std::vector<long long> &words) {

@@ -27,6 +27,10 @@ constexpr int kGuard = 64;
 /// the same elements per thread, both sides coalesced. Written here, never taken from a lab.
 __global__ void copyTiledBaseline(const float *in, float *out, int rows, int cols);
 
+/// Floats between the outputs of two back-to-back launches of one timed run (TransposeData::
+/// sample_output): 4 KiB, so every launch's output stays as aligned as output() itself.
+constexpr int kLaunchShift = 1024;
+
 /// @brief Enqueues one transpose on (in, out, rows, cols); grid and block are the launcher's.
 using TransposeLaunch = std::function<void(const float *, float *, int, int)>;
 
@@ -41,6 +45,21 @@ class TransposeData {
   /// (= in[r][c]), expected and actual, whether it was never written, how many are wrong; or the
   /// first guard element written.
   std::string check(const std::string &name, const TransposeLaunch &launch);
+  /// @brief The SampleCheck (cudalab/timing.cuh) of @p name timed on this data with @p launches
+  /// launches a timed run (TimingOptions::launches), each of which writes where sample_output()
+  /// says: launch l of a run at output() + l * kLaunchShift. Launch l + 1 overwrites all of launch
+  /// l's output but its first kLaunchShift floats, so after the run those show every launch's work,
+  /// and the last launch's output is there in full; the output must have been allocated with
+  /// init(..., sample_guard(launches)). prepare() gives one random input element a new value in
+  /// [-1000, 1000] (on the host and the device), poisons the output (guard included) and starts the
+  /// run at launch 0; verify() downloads the output and compares what each launch left with the
+  /// transposed input as it is now (kept up to date element by element), and the rest of the guard
+  /// with the poison. Keep this object alive while the check is in use.
+  cudalab::SampleCheck sample_check(const std::string &name, int launches = 1);
+  /// @brief Guard for init() that leaves room for @p launches shifted outputs (sample_check).
+  static int sample_guard(int launches) { return kGuard + (launches - 1) * kLaunchShift; }
+  /// @brief Where the next launch of a timed run writes (see sample_check): output() for the first.
+  float *sample_output() { return out_.get() + static_cast<std::size_t>(next_launch_++) * kLaunchShift; }
   const float *input() const { return in_.get(); }  ///< device input, rows x cols
   float *output() const { return out_.get(); }      ///< device output, cols x rows (+ guard)
   int rows() const { return rows_; }                ///< input rows
@@ -53,6 +72,7 @@ class TransposeData {
   cudalab::DeviceBuffer<float> in_, out_;
   int rows_ = 0, cols_ = 0;
   std::uint64_t seed_ = 0;
+  int next_launch_ = 0;  ///< launch of the current timed run (sample_output)
 };
 
 /// @brief Brute-force model of one warp-wide access (independent of the student's code): for

@@ -3,6 +3,7 @@
 // side by side. Both read the whole input once; the single pass saves the second launch and its
 // gap, and pays one atomic per block and the last block's extra work.
 #include <algorithm>
+#include <random>
 #include <string>
 
 #include "baseline.cuh"
@@ -23,26 +24,63 @@ class SinglePassPerformance : public cudalab::GpuTest {
       ADD_FAILURE() << "reduceSinglePass is not timed until it is correct: " << error;
       return;
     }
-    const std::vector<int> input = cudalab::random_ints(static_cast<std::size_t>(n), -1000, 1000, seed());
+    std::vector<int> input = cudalab::random_ints(static_cast<std::size_t>(n), -1000, 1000, seed());
     cudalab::DeviceBuffer<int> in;
+    // out[0, launches): the totals of reduceSinglePass's launches in a timed run, launch k's in
+    // out[k]; out[launches]: the baseline's.
     cudalab::DeviceBuffer<long long> partial, out;
     cudalab::DeviceBuffer<unsigned int> counter;
     CUDALAB_ASSERT_OK(in.upload(input));
     CUDALAB_ASSERT_OK(partial.allocate(kMaxSinglePassBlocks));
-    CUDALAB_ASSERT_OK(out.allocate(2));
+    CUDALAB_ASSERT_OK(out.allocate(launches + 1));
     CUDALAB_ASSERT_OK(counter.allocate(1));
     CUDALAB_ASSERT_OK(cudaMemset(counter.get(), 0, sizeof(unsigned int)));
     cudalab::TimingOptions opts;
     opts.reps = reps;
     opts.launches = launches;
+    // Every timed run sums an input with one element changed (the sum kept up to date), into totals
+    // that were poisoned before it; a random share of the runs (the first and the last always) has
+    // every launch's total checked.
+    long long sum = cpu_sum(input);
+    int launch = 0;  // launch of the current timed run
+    std::mt19937_64 rng(seed() ^ 0x5a3c0ffeeull);
+    const std::string ctx = cudalab::context({{"n", n}, {"block", kSinglePassBlock}, {"launches", launches}}) +
+                            ", seed=" + std::to_string(seed()) + ", a timed run with one input element changed";
+    opts.check.prepare = [&](int) {
+      const std::size_t j = std::uniform_int_distribution<std::size_t>(0, input.size() - 1)(rng);
+      int v = input[j];
+      while (v == input[j]) v = std::uniform_int_distribution<int>(-1000, 1000)(rng);
+      sum += static_cast<long long>(v) - input[j];
+      input[j] = v;
+      cudaMemcpy(in.get() + j, &v, sizeof v, cudaMemcpyHostToDevice);
+      cudaMemset(out.get(), cudalab::kPoisonByte, launches * sizeof(long long));
+      launch = 0;
+    };
+    opts.check.verify = [&](int) -> std::string {
+      std::vector<long long> got;
+      if (const cudaError_t err = out.download(&got); err != cudaSuccess)
+        return cudalab::describe_error(err, "copying the totals back", __FILE__, __LINE__);
+      for (int k = 0; k < launches; ++k) {
+        if (got[k] == sum) continue;
+        std::string msg = "reduceSinglePass: wrong total of launch " + std::to_string(k + 1) + " of the " +
+                          std::to_string(launches) + " in this timed run: expected " + std::to_string(sum) + ", got " +
+                          std::to_string(got[k]);
+        if (cudalab::is_poison(got[k])) msg += " (never written: still the poison value)";
+        return msg + " (" + ctx + ")";
+      }
+      return "";
+    };
     cudalab::Comparison cmp = cudalab::compare_kernels(
-        [&] { launch_two_pass_baseline(in.get(), partial.get(), out.get() + 1, n, kSinglePassBlock); },
-        [&] { launch_reduce_single_pass(in.get(), partial.get(), counter.get(), out.get(), n, kSinglePassBlock); },
+        [&] { launch_two_pass_baseline(in.get(), partial.get(), out.get() + launches, n, kSinglePassBlock); },
+        [&] {
+          launch_reduce_single_pass(in.get(), partial.get(), counter.get(), out.get() + launch++ % launches, n,
+                                    kSinglePassBlock);
+        },
         opts);
     // The timed launches shared one counter: the last one's total must still be right.
     std::vector<long long> got;
     CUDALAB_ASSERT_OK(out.download(&got));
-    EXPECT_EQ(got[0], cpu_sum(input)) << "reduceSinglePass's total after " << reps
+    EXPECT_EQ(got[launches - 1], sum) << "reduceSinglePass's total after " << reps
                                       << "+ timed launches with one counter (n=" << n << ", seed=" << seed() << ")";
     const std::string candidate = "reduceSinglePass block 256, n = " + std::to_string(n);
     cudalab::expect_speedup({candidate, "two launches (the same partial-sum kernel, then one block adds the partials)",
