@@ -20,7 +20,9 @@ scripts and projects, without a GPU and without configuring the whole repository
   those on disk, or missing, is refused with the reason when ctest starts;
 * cmake/CheckLabSymbols.cmake: a lab library that reads the environment, opens files, makes a
   system call of its own or runs code before main() is refused with the file and the symbol, as is
-  one that exports a name its header does not declare; a plain one passes.
+  one that exports a name its header does not declare; a plain one passes;
+* cmake/ReferenceImage.cmake: a lab's reference fatbin becomes a byte array that a test program
+  reads back byte for byte, with where it came from; with no image the table is empty and says why.
 """
 import json
 import os
@@ -634,3 +636,66 @@ class CodeOnDiskTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(CMAKE and NVCC, "cmake and nvcc needed")
+class ReferenceImageTest(unittest.TestCase):
+    """cmake/ReferenceImage.cmake: the generated table of reference images, compiled into a program."""
+
+    PROGRAM = textwrap.dedent("""\
+        #include "cudalab/reference_kernels.hpp"
+        #include <cstdio>
+        #include <cstring>
+        int main(int argc, char **argv) {
+          std::FILE *f = std::fopen(argv[1], "rb");
+          static unsigned char file[1 << 20];
+          const std::size_t n = f ? std::fread(file, 1, sizeof file, f) : 0;
+          const cudalab::detail::ReferenceImage &first = cudalab::detail::kReferenceImages[0];
+          std::printf("origin=%s\\n", cudalab::detail::kReferenceOrigin);
+          if (first.bytes == nullptr) { std::printf("images=0\\n"); return 0; }
+          std::printf("name=%s same=%d second=%d\\n", first.name,
+                      int(first.size == n && std::memcmp(first.bytes, file, n) == 0),
+                      int(cudalab::detail::kReferenceImages[1].bytes != nullptr));
+          return 0;
+        }
+        """)
+
+    def generate_and_run(self, t, images, origin, fatbin):
+        cpp = t / "reference.cpp"
+        rc, out = run([CMAKE, f"-DOUTPUT={cpp}", f"-DIMAGES={images}", f"-DORIGIN={origin}", "-P",
+                       str(ROOT / "cmake" / "ReferenceImage.cmake")])
+        self.assertEqual(rc, 0, out)
+        (t / "main.cpp").write_text(self.PROGRAM)
+        rc, out = run([NVCC, "-std=c++17", "-I", str(ROOT / "common" / "testing" / "include"), "-o", str(t / "prog"),
+                       str(t / "main.cpp"), str(cpp)], timeout=300)
+        self.assertEqual(rc, 0, out)
+        rc, out = run([str(t / "prog"), str(fatbin)])
+        self.assertEqual(rc, 0, out)
+        return out
+
+    def test_a_fatbin_comes_back_byte_for_byte(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            t = Path(tmp)
+            (t / "k.cu").write_text("__global__ void k(int *p) { p[threadIdx.x] = 1; }\n")
+            fatbin = t / "k.cu.fatbin"
+            rc, out = run([NVCC, "-fatbin", "-no-compress", "-gencode", "arch=compute_75,code=sm_75", "-o", str(fatbin),
+                           str(t / "k.cu")], timeout=300)
+            self.assertEqual(rc, 0, out)
+            out = self.generate_and_run(t, f"k.cu={fatbin}", 'built from "solutions" for 75', fatbin)
+            self.assertIn('origin=built from "solutions" for 75', out)
+            self.assertIn("name=k.cu same=1 second=0", out)
+
+    def test_no_image_says_why(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            t = Path(tmp)
+            out = self.generate_and_run(t, "", "this release has no reference kernels for ch99", t / "none")
+            self.assertIn("origin=this release has no reference kernels for ch99", out)
+            self.assertIn("images=0", out)
+
+    def test_a_missing_image_is_an_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            t = Path(tmp)
+            rc, out = run([CMAKE, f"-DOUTPUT={t / 'r.cpp'}", f"-DIMAGES=k.cu={t / 'absent.fatbin'}", "-DORIGIN=x", "-P",
+                           str(ROOT / "cmake" / "ReferenceImage.cmake")])
+            self.assertNotEqual(rc, 0)
+            self.assertIn("does not exist", out)
