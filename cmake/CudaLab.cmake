@@ -714,22 +714,32 @@ function(_cudalab_reference_fatbin lab file out archs)
     elseif(a MATCHES "^([0-9]+[af]?)(-real)?$")
       list(APPEND flags -gencode arch=compute_${CMAKE_MATCH_1},code=sm_${CMAKE_MATCH_1})
     else()
-      message(FATAL_ERROR "cuda-labs: ${lab}: cannot build reference images for the CUDA architecture '${a}'")
+      set(${out}_ok FALSE PARENT_SCOPE)
+      set(${out}_why "no reference images for the CUDA architectures '${archs}'" PARENT_SCOPE)
+      return()
     endif()
   endforeach()
+  if(NOT flags)
+    set(${out}_ok FALSE PARENT_SCOPE)
+    set(${out}_why "no reference images without CUDA architectures (CMAKE_CUDA_ARCHITECTURES is '${archs}')" PARENT_SCOPE)
+    return()
+  endif()
   if(CMAKE_CUDA_HOST_COMPILER)
     list(APPEND flags -ccbin ${CMAKE_CUDA_HOST_COMPILER})
   endif()
-  file(GLOB headers ${CUDALAB_LABS_DIR}/${lab}/*.cuh ${CUDALAB_LABS_DIR}/${lab}/*.h ${CUDALAB_LABS_DIR}/${lab}/*.hpp)
+  separate_arguments(user_flags UNIX_COMMAND "${CMAKE_CUDA_FLAGS}")  # -allow-unsupported-compiler and the like
+  list(APPEND flags -no-compress -std=c++17 --expt-relaxed-constexpr ${user_flags}
+       -I${CUDALAB_LABS_DIR}/${lab} -I${CUDALAB_ROOT}common/include)
   get_filename_component(dir "${out}" DIRECTORY)
   add_custom_command(OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
-    COMMAND ${nvcc} -fatbin -no-compress -std=c++17 --expt-relaxed-constexpr ${flags}
-            -I${CUDALAB_LABS_DIR}/${lab} -I${CUDALAB_ROOT}common/include
-            -o ${out} ${CUDALAB_REFERENCE_SOLUTIONS}/${lab}/${file}
-    DEPENDS ${CUDALAB_REFERENCE_SOLUTIONS}/${lab}/${file} ${headers}
+    COMMAND ${CMAKE_COMMAND} -DNVCC=${nvcc} -DSOURCE=${CUDALAB_REFERENCE_SOLUTIONS}/${lab}/${file} -DFATBIN=${out}
+            "-DFLAGS=${flags}" -P ${CUDALAB_ROOT}cmake/ReferenceImage.cmake
+    DEPENDS ${CUDALAB_REFERENCE_SOLUTIONS}/${lab}/${file} ${CUDALAB_ROOT}cmake/ReferenceImage.cmake
+    DEPFILE ${out}.d
     COMMENT "Reference image of ${lab}/${file}"
     VERBATIM)
+  set(${out}_ok TRUE PARENT_SCOPE)
 endfunction()
 
 # _cudalab_reference_source(<lab> <wanted> <out-var> <file>...): generates <lab>_reference.cpp
@@ -753,10 +763,20 @@ function(_cudalab_reference_source lab wanted out)
     foreach(f IN LISTS ARGN)
       set(fatbin ${CMAKE_CURRENT_BINARY_DIR}/reference/${f}.fatbin)
       _cudalab_reference_fatbin(${lab} ${f} ${fatbin} "${CMAKE_CUDA_ARCHITECTURES}")
+      if(NOT ${fatbin}_ok)
+        set(origin "${${fatbin}_why}")
+        set(images "")
+        set(depends "")
+        break()
+      endif()
       list(APPEND images "${f}=${fatbin}")
       list(APPEND depends ${fatbin})
       # The release's copy, for the architectures a release supports (tools/staff/make_release.sh).
       set(shipped ${CMAKE_BINARY_DIR}/reference-release/${lab}/${f}.fatbin)
+      if(CUDALAB_REFERENCE_RELEASE_ARCHITECTURES MATCHES "virtual|all|native")
+        message(FATAL_ERROR "cuda-labs: CUDALAB_REFERENCE_RELEASE_ARCHITECTURES must list real architectures "
+                            "(SASS only, e.g. 75;80;86;89;90;100;120), not '${CUDALAB_REFERENCE_RELEASE_ARCHITECTURES}'")
+      endif()
       _cudalab_reference_fatbin(${lab} ${f} ${shipped} "${CUDALAB_REFERENCE_RELEASE_ARCHITECTURES}")
       list(APPEND shipped_all ${shipped})
     endforeach()

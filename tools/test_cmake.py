@@ -22,7 +22,8 @@ scripts and projects, without a GPU and without configuring the whole repository
   system call of its own or runs code before main() is refused with the file and the symbol, as is
   one that exports a name its header does not declare; a plain one passes;
 * cmake/ReferenceImage.cmake: a lab's reference fatbin becomes a byte array that a test program
-  reads back byte for byte, with where it came from; with no image the table is empty and says why.
+  reads back byte for byte, with where it came from; with no image the table is empty and says why;
+  an image that does not compile leaves the build going, and the table empty with nvcc's reason.
 """
 import json
 import os
@@ -699,3 +700,20 @@ class ReferenceImageTest(unittest.TestCase):
                            str(ROOT / "cmake" / "ReferenceImage.cmake")])
             self.assertNotEqual(rc, 0)
             self.assertIn("does not exist", out)
+
+    def test_an_image_that_does_not_compile_leaves_the_table_empty(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            t = Path(tmp)
+            (t / "k.cu").write_text("__global__ void k(int *p) { p[threadIdx.x] = not_declared; }\n")
+            fatbin = t / "k.cu.fatbin"
+            rc, out = run([CMAKE, f"-DNVCC={NVCC}", f"-DSOURCE={t / 'k.cu'}", f"-DFATBIN={fatbin}",
+                           "-DFLAGS=-gencode;arch=compute_75,code=sm_75", "-P", str(ROOT / "cmake" / "ReferenceImage.cmake")],
+                          timeout=300)
+            self.assertEqual(rc, 0, out)  # the build goes on
+            self.assertIn("did not compile", out)
+            self.assertEqual(fatbin.stat().st_size, 0)
+            self.assertIn("not_declared", (t / "k.cu.fatbin.why").read_text())
+            out = self.generate_and_run(t, f"k.cu={fatbin}", "compiled from solutions", fatbin)
+            self.assertIn("origin=the reference kernels did not compile in this build (k.cu: nvcc status", out)
+            self.assertIn("images=0", out)
+

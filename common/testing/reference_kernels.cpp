@@ -57,6 +57,14 @@ Loader &loader() {
 
 }  // namespace
 
+}  // namespace cudalab::detail
+
+namespace cudalab {
+bool reference_images_built() { return detail::kReferenceImages[0].bytes != nullptr; }
+}  // namespace cudalab
+
+namespace cudalab::detail {
+
 const void *reference_handle(const char *mangled, std::string *why) {
   Loader &l = loader();
   if (!l.why.empty()) {

@@ -14,13 +14,14 @@
 # Only committed files are released: commit first. The release configures, builds and grades
 # with `cmake --workflow --preset grade` like the full tree.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
 reference=1
 if [[ "${1:-}" == "--no-reference" ]]; then
   reference=0
   shift
 fi
 dest=${1:?usage: tools/staff/make_release.sh [--no-reference] DEST_DIR|release.zip|release.tar.gz}
+case "$dest" in /*) ;; *) dest="$PWD/$dest" ;; esac  # relative to where it was typed
+cd "$(dirname "$0")/../.."
 if [[ -n "$(git status --porcelain -- labs tests common cmake tools solutions CMakeLists.txt CMakePresets.json)" ]]; then
   echo "make_release: warning: uncommitted changes are not part of the release" >&2
 fi
@@ -40,15 +41,36 @@ if ((reference)); then
     echo "make_release: cannot configure a build for the reference kernels (or use --no-reference)" >&2
     exit 1
   fi
-  if [[ -n "$(cd "$full/build" && ninja -t targets all | grep '^cudalab_reference_release:')" ]]; then
+  # The labs declared with REFERENCE_KERNELS, and the files of each (its SOURCES).
+  wanted=$(python3 - "$full" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1] + "/tools")
+import labinfo
+from pathlib import Path
+for lab in labinfo.read_labs(Path(sys.argv[1])).values():
+    if "REFERENCE_KERNELS" in lab.arguments:
+        print(" ".join([lab.name, *lab.sources]))
+PY
+)
+  if [[ -n "$wanted" ]]; then
     cmake --build "$full/build" --target cudalab_reference_release
-    mkdir -p "$stage/cuda-labs/reference"
-    cp -R "$full/build/reference-release/." "$stage/cuda-labs/reference/"
-    echo "make_release: reference kernels for $(ls "$stage/cuda-labs/reference" | wc -l) labs ($(grep -m1 -o 'CUDALAB_REFERENCE_RELEASE_ARCHITECTURES:STRING=.*' "$full/build/CMakeCache.txt" | cut -d= -f2))"
+    while read -r lab files; do
+      mkdir -p "$stage/cuda-labs/reference/$lab"
+      for f in $files; do
+        image="$full/build/reference-release/$lab/$f.fatbin"
+        if [[ ! -s "$image" ]]; then
+          echo "make_release: no reference image of $lab/$f: $(cat "$image.why" 2>/dev/null || echo "not built")" >&2
+          echo "make_release: fix the build (CUDALAB_REFERENCE_NVCC), or use --no-reference" >&2
+          exit 1
+        fi
+        cp "$image" "$stage/cuda-labs/reference/$lab/"
+      done
+    done <<< "$wanted"
+    echo "make_release: reference kernels for $(wc -l <<< "$wanted") labs ($(grep -m1 -o 'CUDALAB_REFERENCE_RELEASE_ARCHITECTURES:STRING=.*' "$full/build/CMakeCache.txt" | cut -d= -f2))"
   fi
 fi
 case "$dest" in
-  *.zip) dest_abs=$(realpath -m "$dest"); (cd "$stage" && rm -f "$dest_abs" && zip -qr "$dest_abs" cuda-labs) ;;
+  *.zip) rm -f "$dest" && (cd "$stage" && python3 -m zipfile -c "$dest" cuda-labs) ;;
   *.tar.gz|*.tgz) tar -czf "$dest" -C "$stage" cuda-labs ;;
   *) mkdir -p "$dest" && cp -R "$stage/cuda-labs/." "$dest/" ;;
 esac

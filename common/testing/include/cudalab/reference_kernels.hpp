@@ -3,7 +3,7 @@
 /// timed test can time the student's kernel against the reference kernel on the same GPU and data:
 /// a ratio near 1.0 for a correct solution on any GPU (docs/reference-kernels-design.md).
 ///
-/// The image comes from solutions/<lab>/ in a full tree, or from reference/<lab>/ in a release
+/// The image comes from solutions/LAB/ in a full tree, or from reference/LAB/ in a release
 /// (tools/staff/make_release.sh), and is loaded with the driver's library API, reached through
 /// the runtime (no libcuda link). A GPU, driver or release the image cannot run on gets no
 /// reference: reference_kernel() says why, and the test grades against its baseline as before.
@@ -23,7 +23,7 @@ struct ReferenceImage {
   const unsigned char *bytes;  ///< the fatbin
   std::size_t size;            ///< its size in bytes
 };
-/// The lab's images, terminated by {nullptr, nullptr, 0} (generated: <lab>_reference.cpp).
+/// The lab's images, terminated by {nullptr, nullptr, 0} (generated: LAB_reference.cpp).
 extern const ReferenceImage kReferenceImages[];
 /// Where they come from, or why there are none (generated).
 extern const char *const kReferenceOrigin;
@@ -56,6 +56,12 @@ namespace detail {
 /// context; nullptr and the reason in @p why when it cannot run here.
 const void *reference_handle(const char *mangled, std::string *why);
 }  // namespace detail
+
+/// @brief Whether this build has reference images for the lab (none: CUDALAB_REFERENCE=OFF, a
+/// release without reference/, a lab not declared with REFERENCE_KERNELS, or an image that did
+/// not compile). Where it has them and they cannot run, a grading machine
+/// (cudalab::counters_required()) fails the test instead of grading against the baseline.
+bool reference_images_built();
 
 /// @brief The reference kernel @p mangled (its symbol, e.g. "_Z17reduceInterleavedPiS_j"), typed
 /// by the lab header's declaration @p decl (which only gives the parameter types).

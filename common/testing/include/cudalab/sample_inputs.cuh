@@ -46,8 +46,9 @@ SampleCheck changing_input(ChangingInput<In, Out> c) {
   struct State {
     ChangingInput<In, Out> c;
     std::mt19937_64 rng;
+    std::string error;  ///< the first failed copy of prepare(): reported by verify(), never a wrong kernel
   };
-  auto s = std::make_shared<State>(State{std::move(c), std::mt19937_64(0)});
+  auto s = std::make_shared<State>(State{std::move(c), std::mt19937_64(0), {}});
   s->rng.seed(s->c.seed ^ 0x5a3c0ffee1234567ull);
   SampleCheck check;
   check.prepare = [s](int) {
@@ -55,12 +56,21 @@ SampleCheck changing_input(ChangingInput<In, Out> c) {
     if (!c.input.empty()) {
       const std::size_t j = std::uniform_int_distribution<std::size_t>(0, c.input.size() - 1)(s->rng);
       c.input[j] = c.new_value(s->rng, c.input[j]);
-      for (In *d : c.device_inputs) cudaMemcpy(d + j, &c.input[j], sizeof(In), cudaMemcpyHostToDevice);
+      for (In *d : c.device_inputs) {
+        const cudaError_t err = cudaMemcpy(d + j, &c.input[j], sizeof(In), cudaMemcpyHostToDevice);
+        if (err != cudaSuccess && s->error.empty())
+          s->error = describe_error(err, "the change of a timed sample's input", __FILE__, __LINE__);
+      }
     }
-    if (c.device_output) cudaMemset(c.device_output, kPoisonByte, c.output_count * sizeof(Out));
+    if (c.device_output) {
+      const cudaError_t err = cudaMemset(c.device_output, kPoisonByte, c.output_count * sizeof(Out));
+      if (err != cudaSuccess && s->error.empty())
+        s->error = describe_error(err, "the poison of a timed sample's output", __FILE__, __LINE__);
+    }
   };
   check.verify = [s](int) -> std::string {
     ChangingInput<In, Out> &c = s->c;
+    if (!s->error.empty()) return s->error;
     std::vector<Out> actual(c.output_count);
     cudaError_t err = cudaMemcpy(actual.data(), c.device_output, c.output_count * sizeof(Out), cudaMemcpyDeviceToHost);
     if (err != cudaSuccess) return describe_error(err, "copy back of a timed sample's output", __FILE__, __LINE__);
