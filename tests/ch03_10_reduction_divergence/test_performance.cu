@@ -1,11 +1,10 @@
 // ch03_10 performance: the less-divergent kernels against the reference solution's (or, without it,
 // the divergent baseline), and reduceInterleaved against your reduceNeighboredLess, side by side.
 #include "baseline.cuh"
-#include "reduce_reference.cuh"
+#include "reduce_timing.cuh"
 #include "reduction.cuh"
 
 #include "cudalab/reference.hpp"
-#include "cudalab/sample_inputs.cuh"
 #include "cudalab/testing.cuh"
 
 #include <cstdio>
@@ -64,20 +63,9 @@ class ReducePerformance : public cudalab::GpuTest {
     cudalab::TimingOptions opts;
     opts.reps = 31;
     opts.flush_l2 = true;
-    cudalab::ChangingInput<int, int> changing;
-    changing.kernel = name;
-    changing.context = cudalab::context({{"n", n}, {"block", block}, {"seed", static_cast<long long>(seed())}});
-    changing.seed = seed();
-    changing.input = input;
-    changing.device_inputs = {pristine.get(), work.get()};
-    changing.device_output = out.get();
-    changing.output_count = grid;
-    changing.expected = [block](const std::vector<int> &in) {
-      const std::vector<long long> sums = cudalab::cpu::chunk_sums(in, block);
-      return std::vector<int>(sums.begin(), sums.end());
-    };
-    changing.new_value = cudalab::new_int_in(-1000, 1000);
-    opts.check = cudalab::changing_input(std::move(changing));
+    opts.check = reduction_sample_check(
+        name, cudalab::context({{"n", n}, {"block", block}, {"seed", static_cast<long long>(seed())}}), seed(), input,
+        pristine.get(), work.get(), out.get(), grid, block);
     cudalab::Comparison cmp =
         cudalab::compare_kernels([&] { baseline(work.get(), out.get(), n); },
                                  [&] { kernel<<<grid, block>>>(work.get(), out.get(), n); }, opts, restore, restore);

@@ -3,11 +3,10 @@
 // step before it and Unrolling8 against Interleaved, test-side copies (baseline.cu), the same for
 // everyone. Every candidate is checked for correctness on the same input before it is timed.
 #include "baseline.cuh"
-#include "reduce_reference.cuh"
+#include "reduce_timing.cuh"
 #include "unrolling.cuh"
 
 #include "cudalab/reference.hpp"
-#include "cudalab/sample_inputs.cuh"
 #include "cudalab/testing.cuh"
 
 #include <cstdio>
@@ -68,21 +67,10 @@ class UnrollPerformance : public cudalab::GpuTest {
     cudalab::TimingOptions opts;
     opts.reps = 51;
     opts.flush_l2 = true;
-    cudalab::ChangingInput<int, int> changing;
-    changing.kernel = name;
-    changing.context =
-        cudalab::context({{"n", n}, {"block", block}, {"factor", factor}, {"seed", static_cast<long long>(seed())}});
-    changing.seed = seed();
-    changing.input = input;
-    changing.device_inputs = {pristine.get(), work.get()};
-    changing.device_output = out.get();
-    changing.output_count = grid;
-    changing.expected = [chunk = block * factor](const std::vector<int> &in) {
-      const std::vector<long long> sums = cudalab::cpu::chunk_sums(in, chunk);
-      return std::vector<int>(sums.begin(), sums.end());
-    };
-    changing.new_value = cudalab::new_int_in(-1000, 1000);
-    opts.check = cudalab::changing_input(std::move(changing));
+    opts.check = reduction_sample_check(
+        name,
+        cudalab::context({{"n", n}, {"block", block}, {"factor", factor}, {"seed", static_cast<long long>(seed())}}),
+        seed(), input, pristine.get(), work.get(), out.get(), grid, block * factor);
     cudalab::Comparison cmp =
         cudalab::compare_kernels([&] { baseline(base_grid, block, work.get(), out.get(), n); },
                                  [&] { kernel<<<grid, block>>>(work.get(), out.get(), n); }, opts, restore, restore);

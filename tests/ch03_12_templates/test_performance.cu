@@ -1,10 +1,10 @@
 // ch03_12 performance: the template against the runtime-blockDim version (ch03_11's
 // reduceCompleteUnrollWarps8, a test-side copy), side by side, after a correctness check.
 #include "baseline.cuh"
+#include "reduce_timing.cuh"
 #include "templates.cuh"
 
 #include "cudalab/reference.hpp"
-#include "cudalab/sample_inputs.cuh"
 #include "cudalab/testing.cuh"
 
 namespace {
@@ -26,20 +26,9 @@ TEST_F(TemplatePerformance, NotSlowerThanRuntimeBlockDim) {
   opts.reps = 51;
   opts.flush_l2 = true;
   // Every sample of the template sums a changed input; a random share of them is checked.
-  cudalab::ChangingInput<int, int> changing;
-  changing.kernel = name;
-  changing.context = cudalab::context({{"n", n}, {"block", block}, {"seed", static_cast<long long>(seed())}});
-  changing.seed = seed();
-  changing.input = input;
-  changing.device_inputs = {pristine.get(), work.get()};
-  changing.device_output = out.get();
-  changing.output_count = grid;
-  changing.expected = [block](const std::vector<int> &in) {
-    const std::vector<long long> sums = cudalab::cpu::chunk_sums(in, 8 * block);
-    return std::vector<int>(sums.begin(), sums.end());
-  };
-  changing.new_value = cudalab::new_int_in(-1000, 1000);
-  opts.check = cudalab::changing_input(std::move(changing));
+  opts.check = reduction_sample_check(
+      name, cudalab::context({{"n", n}, {"block", block}, {"seed", static_cast<long long>(seed())}}), seed(), input,
+      pristine.get(), work.get(), out.get(), grid, 8 * block);
   cudalab::Comparison cmp = cudalab::compare_kernels(
       [&] { reduceCompleteUnrollWarps8Baseline<<<grid, block>>>(work.get(), out.get(), n); },
       [&] { complete_unroll_kernel(block)<<<grid, block>>>(work.get(), out.get(), n); }, opts, restore, restore);
