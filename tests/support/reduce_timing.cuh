@@ -46,21 +46,17 @@ inline cudalab::SampleCheck reduction_sample_check(const char *name, const std::
 /// the test grades against its baseline).
 inline ReduceLaunch reference_reduction(const char *name, ReduceKernel decl, const char *mangled, unsigned int n,
                                         unsigned int block, unsigned int chunk, std::uint64_t seed, std::string *why) {
-  const auto kernel = cudalab::reference_kernel(decl, mangled);
-  if (!kernel) {
-    *why = kernel.why_not();
-    return {};
-  }
-  ReduceLaunch launch = [kernel, block, chunk](int *in, int *out, unsigned int count) {
-    return kernel.launch((count + chunk - 1) / chunk, block, 0, nullptr, in, out, count);
+  using Kernel = cudalab::RefKernel<int *, int *, unsigned int>;
+  auto as_launch = [block, chunk](const Kernel &kernel) -> ReduceLaunch {
+    return [kernel, block, chunk](int *in, int *out, unsigned int count) {
+      return kernel.launch((count + chunk - 1) / chunk, block, 0, nullptr, in, out, count);
+    };
   };
-  const std::string wrong =
-      reduction_error((std::string("the reference solution's ") + name).c_str(), launch, n, block, chunk, seed);
-  if (!wrong.empty()) {
-    (void)cudaGetLastError();
-    *why = "its trial run went wrong: " + wrong;
-    return {};
-  }
-  why->clear();
-  return launch;
+  const Kernel kernel = cudalab::checked_reference_kernel(decl, mangled, [&](const Kernel &k) {
+    return reduction_error((std::string("the reference solution's ") + name).c_str(), as_launch(k), n, block, chunk,
+                           seed);
+  });
+  *why = kernel.why_not();
+  if (!kernel) return {};
+  return as_launch(kernel);
 }

@@ -47,6 +47,8 @@ class RefKernel {
  private:
   template <class... P>
   friend RefKernel<P...> reference_kernel(void (*)(P...), const char *);
+  template <class Trial, class... P>
+  friend RefKernel<P...> checked_reference_kernel(void (*)(P...), const char *, Trial &&);
   const void *handle_ = nullptr;
   std::string why_;
 };
@@ -72,5 +74,32 @@ RefKernel<P...> reference_kernel(void (*decl)(P...), const char *mangled) {
   k.handle_ = detail::reference_handle(mangled, &k.why_);
   return k;
 }
+
+/// @brief reference_kernel() after one trial run: @p trial is called with the loaded kernel and
+/// returns "" when its output is right on the test's own check, or what went wrong. A kernel
+/// whose trial went wrong comes back empty, its reason in why_not(), so that the test never
+/// grades against a reference that does not compute the right thing on this GPU.
+template <class Trial, class... P>
+RefKernel<P...> checked_reference_kernel(void (*decl)(P...), const char *mangled, Trial &&trial) {
+  RefKernel<P...> k = reference_kernel(decl, mangled);
+  if (!k) return k;
+  const std::string wrong = trial(static_cast<const RefKernel<P...> &>(k));
+  if (!wrong.empty()) {
+    (void)cudaGetLastError();
+    k.handle_ = nullptr;
+    k.why_ = "its trial run went wrong: " + wrong;
+  }
+  return k;
+}
+
+/// @brief What a timed test does when the reference cannot be used for @p kernel (@p why_not, the
+/// reference's why_not()): where the build has reference images and this is a grading machine
+/// (cudalab::counters_required()), returns the failure message, since images that cannot run are
+/// the machine's problem and not a reason to grade against the weaker baseline; otherwise prints
+/// "[ INFO     ] <kernel> is timed against <baseline>, not the reference: <why_not>" and returns ""
+/// (the test then grades against @p baseline with its baseline threshold). Use:
+///   if (const std::string f = cudalab::reference_fallback(name, "the baseline", k.why_not()); !f.empty())
+///     GTEST_FAIL() << f;
+std::string reference_fallback(const std::string &kernel, const std::string &baseline, const std::string &why_not);
 
 }  // namespace cudalab
