@@ -18,6 +18,7 @@ struct Loader {
   decltype(&cuLibraryLoadData) load = nullptr;
   decltype(&cuLibraryGetKernel) get_kernel = nullptr;
   decltype(&cuKernelGetFunction) get_function = nullptr;
+  decltype(&cuLibraryGetGlobal) get_global = nullptr;
   decltype(&cuGetErrorName) error_name = nullptr;
   std::vector<CUlibrary> libraries;
   std::string why;  ///< "" when every image loaded
@@ -28,7 +29,8 @@ struct Loader {
       return;
     }
     if (!driver_entry("cuLibraryLoadData", load) || !driver_entry("cuLibraryGetKernel", get_kernel) ||
-        !driver_entry("cuKernelGetFunction", get_function) || !driver_entry("cuGetErrorName", error_name)) {
+        !driver_entry("cuKernelGetFunction", get_function) ||
+        !driver_entry("cuLibraryGetGlobal", get_global) || !driver_entry("cuGetErrorName", error_name)) {
       why = "this driver has no library API (CUDA 12.0 or newer needed)";
       (void)cudaGetLastError();
       return;
@@ -105,3 +107,31 @@ const void *reference_handle(const char *mangled, std::string *why) {
 }
 
 }  // namespace cudalab::detail
+
+namespace cudalab {
+
+void *reference_global(const char *name, std::size_t *bytes, std::string *why) {
+  detail::Loader &l = detail::loader();
+  *bytes = 0;
+  if (!l.why.empty()) {
+    *why = l.why;
+    return nullptr;
+  }
+  if (cudaError_t err = cudaFree(nullptr); err != cudaSuccess) {
+    *why = std::string("no CUDA context: ") + cudaGetErrorName(err);
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  for (CUlibrary library : l.libraries) {
+    CUdeviceptr address = 0;
+    std::size_t size = 0;
+    if (l.get_global(&address, &size, library, name) != CUDA_SUCCESS) continue;
+    why->clear();
+    *bytes = size;
+    return reinterpret_cast<void *>(address);
+  }
+  *why = std::string("the reference image has no variable ") + name + " (" + detail::kReferenceOrigin + ")";
+  return nullptr;
+}
+
+}  // namespace cudalab

@@ -59,6 +59,13 @@ namespace detail {
 const void *reference_handle(const char *mangled, std::string *why);
 }  // namespace detail
 
+/// @brief The device address of the reference image's variable @p name (a `__device__` or
+/// `__constant__` variable of the solution, by its symbol: unmangled at global namespace scope),
+/// so that a test can give the reference kernel the same table it gives the student's, with
+/// cudaMemcpy(HostToDevice); its size in @p bytes. nullptr, with the reason in @p why, where the
+/// reference cannot run here or has no such variable.
+void *reference_global(const char *name, std::size_t *bytes, std::string *why);
+
 /// @brief Whether this build has reference images for the lab (none: CUDALAB_REFERENCE=OFF, a
 /// release without reference/, a lab not declared with REFERENCE_KERNELS, or an image that did
 /// not compile). Where it has them and they cannot run, a grading machine
