@@ -651,15 +651,35 @@ def ledger_path(lab: str, root: Path = ROOT) -> Path:
     return root / "tests" / "mutants" / lab / "ledger.json"
 
 
+def support_files(lab: str, root: Path = ROOT) -> list[Path]:
+    """The files of tests/support/ that grade the lab: those whose name the lab's test folder or
+    cmake/ mentions, and those the files found mention, transitively (a name that merely contains
+    another counts it too: hashing a file too many only grades a mutant again)."""
+    support = root / "tests" / "support"
+    files = {p.name: p for p in sorted(support.rglob("*")) if p.is_file()} if support.is_dir() else {}
+    texts = [p.read_text(errors="replace") for base in (root / "tests" / lab, root / "cmake")
+             for p in (sorted(base.rglob("*")) if base.is_dir() else []) if p.is_file()]
+    used: set[str] = set()
+    while texts:
+        text = texts.pop()
+        for name, p in files.items():
+            if name not in used and name in text:
+                used.add(name)
+                texts.append(p.read_text(errors="replace"))
+    return [files[name] for name in sorted(used)]
+
+
 def tests_sha(lab: str, root: Path = ROOT) -> str:
     """A hash of what grades the lab: its test folder and the shared code (common/: the harness,
-    the timing, the checks; cmake/; the kernel tracer's sources). A survivor is graded again when this changes (a new check may
+    the timing, the checks; cmake/; the files of tests/support/ it uses; the kernel tracer's sources). A survivor is graded again when this changes (a new check may
     kill it); a killed mutant is not."""
     h = hashlib.sha256()
-    for base in (root / "tests" / lab, root / "tests" / "support", root / "common", root / "cmake"):
+    for base in (root / "tests" / lab, root / "common", root / "cmake"):
         for p in sorted(base.rglob("*")) if base.is_dir() else []:
             if p.is_file():
                 h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes())
+    for p in support_files(lab, root):
+        h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes())
     # The kernel tracer's race check (SanitizeAll.globalrace): its sources, not its pictures.
     tracer = root / "tools" / "tracer"
     for p in sorted(tracer.glob("*")) if tracer.is_dir() else []:
