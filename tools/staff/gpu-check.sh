@@ -6,6 +6,7 @@
 #   * any test whose result is the same for skeleton and reference is listed: it cannot fail.
 #
 #   tools/staff/gpu-check.sh [--repeat N] [-L <label regex>] [--no-demos] [-j N] [--min-headroom H]
+#                            [--leave-free MIB]
 #   tools/staff/gpu-check.sh --hang
 #
 # -j N runs up to N correctness tests at once (default: the test presets' 8 for the reference, 4 for
@@ -23,6 +24,13 @@
 # check preset (build/gpu-check/hang/), and the wall-clock times are printed. Every lab must end
 # with one "kernel did not finish" test (or a few, with -j) and its other GPU tests "not run".
 #
+# --leave-free MIB runs the tests while another process holds all but MIB mebibytes of the GPU's
+# memory (a real allocation through the CUDA runtime, released when the script ends): what a
+# student's GPU with a desktop, a browser and a notebook running leaves to the tests. Unlike
+# CUDALAB_FREE_MEMORY_MIB, which only caps what the tests believe is free, the tests then really
+# compete for that memory. The reference must keep every point; "not applicable" only where the
+# whole GPU is too small.
+#
 # Logs and score tables: build/gpu-check/. Exit status 0 only if the summary says OK.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -32,16 +40,20 @@ jobs_args=()
 label_args=()
 hang=0
 min_headroom=""
-usage="usage: $0 [--repeat N] [-L label] [--no-demos] [-j N] [--min-headroom H] | --hang"
+leave_free=""
+usage="usage: $0 [--repeat N] [-L label] [--no-demos] [-j N] [--min-headroom H] [--leave-free MIB] | --hang"
 while (($#)); do
   case "$1" in
-    --repeat|-L|-j|--min-headroom) (($# >= 2)) || { echo "$1 needs a value; $usage" >&2; exit 2; } ;;&
+    --repeat|-L|-j|--min-headroom|--leave-free) (($# >= 2)) || { echo "$1 needs a value; $usage" >&2; exit 2; } ;;&
     --repeat) repeat="$2"; shift 2 ;;
     -L) label_args=(-L "$2"); shift 2 ;;
     --no-demos) demos=0; shift ;;
     -j) jobs_args=(-j "$2"); shift 2 ;;
     --hang) hang=1; shift ;;
     --min-headroom) min_headroom="$2"; shift 2 ;;
+    --leave-free)
+      [[ $2 =~ ^[0-9]+$ ]] || { echo "--leave-free needs a number of MiB, not '$2'; $usage" >&2; exit 2; }
+      leave_free="$2"; shift 2 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
 done
@@ -124,6 +136,65 @@ for variant in check grade; do
     build_problems+=("$variant")
   fi
 done
+
+# hold_memory <MiB>: allocates all but <MiB> of the GPU's free memory and holds it until killed;
+# prints one line when it holds it (or why it cannot) to stdout.
+hold_memory() {
+  python3 -u - "$1" <<'PY'
+import ctypes, ctypes.util, glob, os, shutil, signal, sys, time
+leave = int(sys.argv[1]) << 20
+names = []
+nvcc = shutil.which("nvcc")
+for base in filter(None, [os.environ.get("CUDA_HOME"), os.path.dirname(os.path.dirname(nvcc)) if nvcc else None,
+                          "/usr/local/cuda"]):
+    names += sorted(glob.glob(os.path.join(base, "lib64", "libcudart.so*"))) + \
+             sorted(glob.glob(os.path.join(base, "targets", "*", "lib", "libcudart.so*")))
+names.append(ctypes.util.find_library("cudart") or "libcudart.so")
+rt = None
+for name in names:
+    try:
+        rt = ctypes.CDLL(name)
+        break
+    except OSError:
+        pass
+if rt is None:
+    sys.exit("hold_memory: no CUDA runtime library (libcudart.so) found; set CUDA_HOME")
+free, total = ctypes.c_size_t(), ctypes.c_size_t()
+if rt.cudaMemGetInfo(ctypes.byref(free), ctypes.byref(total)) != 0:
+    sys.exit("hold_memory: cudaMemGetInfo failed: no GPU?")
+held, chunk, ptr = 0, 256 << 20, ctypes.c_void_p()
+while free.value > leave:
+    size = min(chunk, free.value - leave)
+    if rt.cudaMalloc(ctypes.byref(ptr), ctypes.c_size_t(size)) != 0:
+        if chunk <= 2 << 20:
+            break
+        chunk //= 2
+        continue
+    held += size
+    rt.cudaMemGetInfo(ctypes.byref(free), ctypes.byref(total))
+print(f"holding {held >> 20} MiB: {free.value >> 20} MiB of {total.value >> 20} MiB free", flush=True)
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+while True:
+    time.sleep(3600)
+PY
+}
+holder=""
+if [[ -n $leave_free ]]; then
+  hold_memory "$leave_free" >"$out/hold-memory.log" 2>&1 &
+  holder=$!
+  trap '[[ -n $holder ]] && kill "$holder" 2>/dev/null' EXIT
+  for _ in $(seq 1 120); do
+    grep -q . "$out/hold-memory.log" && break
+    kill -0 "$holder" 2>/dev/null || break
+    sleep 0.5
+  done
+  if ! grep -q '^holding' "$out/hold-memory.log"; then
+    cat "$out/hold-memory.log"
+    echo "RESULT: --leave-free $leave_free: could not hold the GPU's memory (above)"
+    exit 1
+  fi
+  echo "== --leave-free $leave_free: another process is $(cat "$out/hold-memory.log")"
+fi
 
 summaries=()
 for i in $(seq 1 "$repeat"); do
