@@ -168,13 +168,19 @@ std::string BigIntensity::context(int k, float a, float b, unsigned block) const
 }
 
 std::string BigIntensity::check(int k, float a, float b, unsigned block) {
+  return check_launch(
+      "intensityKernel", [&] { launch(k, a, b, block); }, k, a, b, block);
+}
+
+std::string BigIntensity::check_launch(const std::string &name, const std::function<void()> &launch, int k, float a,
+                                       float b, unsigned block) {
   const std::string ctx = context(k, a, b, block);
   cudaError_t err = out_.poison();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
-  launch(k, a, b, block);
-  if (std::string e = launch_error("intensityKernel", ctx); !e.empty()) return e;
-  return compare(k, a, b, ctx);
+  launch();
+  if (std::string e = launch_error(name.c_str(), ctx); !e.empty()) return e;
+  return compare(name, k, a, b, ctx);
 }
 
 cudalab::SampleCheck BigIntensity::sample_check(int k, float a, float b, unsigned block) {
@@ -200,12 +206,12 @@ cudalab::SampleCheck BigIntensity::sample_check(int k, float a, float b, unsigne
           << " before the launch and " << now << " after it (" << ctx << ")";
       return msg.str();
     }
-    return compare(k, a, b, ctx);
+    return compare("intensityKernel", k, a, b, ctx);
   };
   return check;
 }
 
-std::string BigIntensity::compare(int k, float a, float b, const std::string &ctx) const {
+std::string BigIntensity::compare(const std::string &name, int k, float a, float b, const std::string &ctx) const {
   cudaError_t err = cudaSuccess;
   cudalab::DeviceBuffer<unsigned long long> counters;
   if ((err = counters.upload({0ull, ~0ull})) != cudaSuccess)
@@ -222,7 +228,7 @@ std::string BigIntensity::compare(int k, float a, float b, const std::string &ct
   cudaMemcpy(&got, out_.get() + i, sizeof got, cudaMemcpyDeviceToHost);
   std::ostringstream msg;
   msg.precision(9);
-  msg << "intensityKernel: wrong result at index " << i << ": in[" << i << "] = " << x << ", expected "
+  msg << name << ": wrong result at index " << i << ": in[" << i << "] = " << x << ", expected "
       << intensity_cpu(x, k, a, b) << ", got " << got;
   if (cudalab::is_poison(got)) msg << " (never written: still the poison value)";
   msg << "; " << result[0] << " of " << n_ << " wrong (" << ctx << ")";

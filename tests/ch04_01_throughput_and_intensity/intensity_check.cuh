@@ -6,6 +6,7 @@
 #include "cudalab/test_support.cuh"
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 #include <utility>
@@ -38,6 +39,11 @@ class BigIntensity {
   /// @brief Poisons the output, runs intensityKernel(k, a, b) with @p block threads per block
   /// and checks every element on the device; "" when all are right, else the first wrong one.
   std::string check(int k, float a, float b, unsigned block);
+  /// @brief check() for another launch of the same computation (the reference solution's
+  /// intensityKernel): poisons the output, calls @p launch once and checks every element on the
+  /// device; "" when all are right, else the first wrong one, named @p name.
+  std::string check_launch(const std::string &name, const std::function<void()> &launch, int k, float a, float b,
+                           unsigned block);
   /// @brief One launch of intensityKernel (for timing).
   void launch(int k, float a, float b, unsigned block) const;
   /// @brief The check of the timed samples of launch(k, a, b, block): before every sample one
@@ -54,10 +60,15 @@ class BigIntensity {
   double bytes() const { return 8.0 * n_; }
   /// @brief Number of elements.
   int n() const { return n_; }
+  /// @brief The input (n floats), for a launch of another kernel on it.
+  const float *input() const { return in_.get(); }
+  /// @brief The output (n floats) that check() and sample_check() look at.
+  float *output() const { return out_.get(); }
 
  private:
-  /// "" when every element of the output is k rounded FMAs of its input, else the first wrong one.
-  std::string compare(int k, float a, float b, const std::string &ctx) const;
+  /// "" when every element of the output is k rounded FMAs of its input, else the first wrong one
+  /// (computed by @p name).
+  std::string compare(const std::string &name, int k, float a, float b, const std::string &ctx) const;
   /// The launch, for messages.
   std::string context(int k, float a, float b, unsigned block) const;
 
