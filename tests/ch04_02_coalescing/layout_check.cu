@@ -216,11 +216,18 @@ cudaError_t BigParticles::init(int n, std::uint64_t seed) {
 }
 
 std::string BigParticles::check(unsigned int block) {
+  return check_launch(
+      "testInnerArray",
+      [&] { testInnerArray<<<grid_1d(n_, block), block>>>(soa_data_.view(), soa_result_.view(), n_); }, block);
+}
+
+std::string BigParticles::check_launch(const std::string &name, const std::function<void()> &launch,
+                                       unsigned int block) {
   std::ostringstream ctx;
   ctx << "n=" << n_ << " block=" << block;
   if (cudaError_t err = soa_result_.poison(); err != cudaSuccess) return setup_error(err);
-  testInnerArray<<<grid_1d(n_, block), block>>>(soa_data_.view(), soa_result_.view(), n_);
-  if (std::string e = launch_error("testInnerArray", ctx.str()); !e.empty()) return e;
+  launch();
+  if (std::string e = launch_error(name.c_str(), ctx.str()); !e.empty()) return e;
   for (int f = 0; f < 2; ++f) {
     std::vector<float> got;
     if (cudaError_t err = soa_result_.download(f, &got); err != cudaSuccess) return setup_error(err);
@@ -230,9 +237,9 @@ std::string BigParticles::check(unsigned int block) {
       const float want = in[i] + add;
       if (std::memcmp(&want, &got[i], sizeof(float)) != 0) {
         std::ostringstream msg;
-        msg << "testInnerArray: wrong result." << kFieldNames[f] << "[" << i << "]: expected " << want << ", got "
-            << got[i] << (cudalab::is_poison(got[i]) ? " (never written: still the poison value)" : "") << " ("
-            << ctx.str() << ")";
+        msg << name << ": wrong result." << kFieldNames[f] << "[" << i << "]: expected " << want << ", got " << got[i]
+            << (cudalab::is_poison(got[i]) ? " (never written: still the poison value)" : "") << " (" << ctx.str()
+            << ")";
         return msg.str();
       }
     }

@@ -8,6 +8,7 @@
 #include "cudalab/test_support.cuh"
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -71,6 +72,10 @@ class BigParticles {
   /// @brief Poisons the SoA result, runs testInnerArray once with @p block and checks x and y of
   /// every particle: "" when right, else the first wrong index with expected and actual values.
   std::string check(unsigned int block);
+  /// @brief check() for another launch of the same update (the reference solution's
+  /// testInnerArray) from soa_data() into soa_result(): poisons the result, calls @p launch once
+  /// (@p block for the messages) and checks x and y of every particle; failures are named @p name.
+  std::string check_launch(const std::string &name, const std::function<void()> &launch, unsigned int block);
   /// @brief The check of the timed samples of testInnerArray (block @p block) on the SoA buffers:
   /// before every sample one random particle gets a new x or y in [-100, 100) (both layouts) and
   /// result.x and result.y are poisoned; after a checked sample every particle's x + 10 and y + 20
