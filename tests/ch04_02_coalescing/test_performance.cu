@@ -1,7 +1,7 @@
-// ch04_02 performance: the structure-of-arrays kernel against the reference solution's
-// testInnerArray, compiled into the tests, side by side. Where the reference cannot run, against
-// the handed-out array-of-structures kernel doing the same update, and against a plain kernel that
-// moves the same bytes with the same loads and stores per thread. Every timed sample of
+// ch04_02 performance: the structure-of-arrays kernel against the handed-out array-of-structures
+// kernel doing the same update (the lesson), and against the reference solution's testInnerArray,
+// compiled into the tests, side by side; where the reference cannot run, against a plain kernel
+// that moves the same bytes with the same loads and stores per thread. Every timed sample of
 // testInnerArray gets a changed particle and a poisoned result, and the result of a random share of
 // the samples is checked.
 #include "layout_check.cuh"
@@ -28,8 +28,8 @@ class LayoutPerformance : public cudalab::GpuTest {
   /// Checks testInnerArray on 2^25 particles (block 256), then times it against the reference
   /// solution's testInnerArray, launched as the lab launches it (<<<grid_1d(n, 256), 256>>>) on the
   /// same particles after one checked run: about 1.0 for a correct kernel on any GPU, threshold
-  /// @p reference_key. Where the reference cannot run, against @p baseline (named @p baseline_name)
-  /// with threshold @p baseline_key, as before.
+  /// @p reference_key. Where the reference cannot run, or with no @p reference_key, against
+  /// @p baseline (named @p baseline_name) with threshold @p baseline_key.
   void keeps_up(const char *reference_key, const std::string &baseline_name,
                 const std::function<void(const BigParticles &)> &baseline, const char *baseline_key) {
     BigParticles p;
@@ -42,10 +42,13 @@ class LayoutPerformance : public cudalab::GpuTest {
       k.launch(grid, kBlock, 0, nullptr, p.soa_data(), p.soa_result(), kN);
     };
     const Kernel reference =
-        cudalab::checked_reference_kernel(testInnerArray, "_Z14testInnerArray10innerArrayS_i", [&](const Kernel &k) {
-          return p.check_launch(
-              "the reference solution's testInnerArray", [&] { reference_launch(k); }, kBlock);
-        });
+        reference_key == nullptr
+            ? Kernel()
+            : cudalab::checked_reference_kernel(
+                  testInnerArray, "_Z14testInnerArray10innerArrayS_i", [&](const Kernel &k) {
+                    return p.check_launch(
+                        "the reference solution's testInnerArray", [&] { reference_launch(k); }, kBlock);
+                  });
     cudalab::TimingOptions opts = options();
     opts.check = p.sample_check(kBlock);
     auto candidate = [&] { testInnerArray<<<grid, kBlock>>>(p.soa_data(), p.soa_result(), kN); };
@@ -55,34 +58,34 @@ class LayoutPerformance : public cudalab::GpuTest {
                                cudalab::threshold(reference_key), reference_key, p.bytes()});
       return;
     }
-    if (const std::string f = cudalab::reference_fallback("testInnerArray", baseline_name, reference.why_not());
-        !f.empty())
-      GTEST_FAIL() << f;
+    if (reference_key != nullptr)
+      if (const std::string f = cudalab::reference_fallback("testInnerArray", baseline_name, reference.why_not());
+          !f.empty())
+        GTEST_FAIL() << f;
     cudalab::Comparison cmp = cudalab::compare_kernels([&] { baseline(p); }, candidate, opts);
     cudalab::expect_speedup({"testInnerArray (SoA) block 256", baseline_name, cmp, cudalab::threshold(baseline_key),
                              baseline_key, p.bytes()});
   }
 };
 
-// Against the reference's testInnerArray where it can run; otherwise against the handed-out AoS
-// kernel (testInnerStructBaseline), which reads a 32-byte sector per particle for 8 useful bytes.
+// The lesson, on every GPU: against the handed-out AoS kernel (testInnerStructBaseline), which reads
+// a 32-byte sector per particle for 8 useful bytes (5.4-5.9x on an H100 and H200; threshold 2.5).
 TEST_F(LayoutPerformance, SoaBeatsAos) {
   keeps_up(
-      "soa_vs_reference", "testInnerStruct (AoS, 32-byte particles) block 256",
+      nullptr, "testInnerStruct (AoS, 32-byte particles) block 256",
       [](const BigParticles &p) {
         testInnerStructBaseline<<<grid_1d(p.n(), kBlock), kBlock>>>(p.aos_data(), p.aos_result(), p.n());
       },
       "soa_vs_aos");
 }
 
-// Against the reference's testInnerArray where it can run (the same measurement as SoaBeatsAos,
-// taken again); otherwise against the same-structure baseline (soaStreamBaseline: x and y copied,
-// one particle per thread, block 256), which moves the same bytes with the same bytes in flight per
-// thread, so the ratio does not depend on how close one particle per thread gets to cudaMemcpy on a
+// Against the reference's testInnerArray where it can run; otherwise against the same-structure baseline
+// (soaStreamBaseline: x and y copied, one particle per thread, block 256), which moves the same bytes with the same
+// bytes in flight per thread, so the ratio does not depend on how close one particle per thread gets to cudaMemcpy on a
 // given GPU. The fraction of the copy bandwidth is still printed.
 TEST_F(LayoutPerformance, SoaKeepsUpWithAStreamingKernel) {
   keeps_up(
-      "soa_vs_reference_repeat", "x, y copied by a plain kernel, one particle per thread",
+      "soa_vs_reference", "x, y copied by a plain kernel, one particle per thread",
       [](const BigParticles &p) { p.stream_same_traffic(kBlock); }, "soa_vs_stream");
 }
 
