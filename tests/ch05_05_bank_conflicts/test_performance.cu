@@ -4,9 +4,12 @@
 //    quarter of this GPU's L2: the data stays in L2 between runs, so shared memory, not DRAM, is
 //    what limits both kernels (on DRAM-sized data a GPU with a lot of shared-memory bandwidth per
 //    byte of DRAM bandwidth hides the conflicts: see the README's questions);
-//  - transposeSharedPadded against the tests' 2D copy kernel of the same bytes and launch shape on
-//    a ragged 8191 x 8197 float matrix (256 MiB read, 256 MiB written per run).
+//  - transposeSharedPadded against the reference solution's transposeSharedPadded, compiled into
+//    the tests (machine code only), on a ragged 8191 x 8197 float matrix (256 MiB read, 256 MiB
+//    written per run); where the reference cannot run, against the tests' 2D copy kernel of the
+//    same bytes and launch shape.
 #include "bank_conflicts.cuh"
+#include "cudalab/reference_kernels.hpp"
 #include "cudalab/testing.cuh"
 #include "transpose_check.cuh"
 
@@ -47,6 +50,26 @@ class TransposePerformance : public cudalab::GpuTest {
     opts.reps = 31;
     return opts;
   }
+  /// @brief The reference solution's transposeSharedPadded, launched as the lab's
+  /// launch_transpose_padded launches it (ceil(cols / 32) x ceil(rows / 32) blocks of 32 x 8
+  /// threads, no dynamic shared memory, the default stream), after one trial run on this test's
+  /// data checked like the student's kernel (prepare() first). Empty, with the reason in @p why,
+  /// where it cannot run here or its output is wrong (the test then grades against its baseline).
+  TransposeLaunch reference_padded(std::string *why) {
+    using Kernel = cudalab::RefKernel<const float *, float *, int, int>;
+    auto as_launch = [](const Kernel &kernel) -> TransposeLaunch {
+      return [kernel](const float *in, float *out, int rows, int cols) {
+        const dim3 grid((cols + 31) / 32, (rows + 31) / 32), block(32, 8);
+        kernel.launch(grid, block, 0, nullptr, in, out, rows, cols);  // an error: cudaGetLastError()
+      };
+    };
+    const Kernel kernel = cudalab::checked_reference_kernel(
+        transposeSharedPadded, "_Z21transposeSharedPaddedPKfPfii",
+        [&](const Kernel &k) { return data_.check("the reference solution's transposeSharedPadded", as_launch(k)); });
+    *why = kernel.why_not();
+    if (!kernel) return {};
+    return as_launch(kernel);
+  }
 
   TransposeData data_;
   bool data_ready_ = false;
@@ -79,11 +102,26 @@ TEST_F(TransposePerformance, PaddedTileIsClearlyFasterThanTheConflictedOne) {
                            cudalab::threshold("padded_vs_shared"), "padded_vs_shared", data_.bytes()});
 }
 
-// The same-structure baseline: out[r][c] = in[r][c] with the transposes' grid, 32 x 8 blocks and
-// four elements per thread; its reads and writes are both coalesced, so it is what a transpose
-// whose shared tile costs nothing would reach. The fraction of the copy bandwidth is printed too.
+// Where the reference kernels can run: your transposeSharedPadded against the reference solution's,
+// about 1.0 for a correct kernel on any GPU. Otherwise the same-structure baseline: out[r][c] =
+// in[r][c] with the transposes' grid, 32 x 8 blocks and four elements per thread; its reads and
+// writes are both coalesced, so it is what a transpose whose shared tile costs nothing would reach.
+// The fraction of the copy bandwidth is printed too.
 TEST_F(TransposePerformance, PaddedTileKeepsUpWithATiledCopy) {
   if (!prepare("transposeSharedPadded", launch_transpose_padded)) return;
+  std::string why;
+  if (const TransposeLaunch reference = reference_padded(&why)) {
+    cudalab::TimingOptions opts = options();
+    opts.check = data_.sample_check("transposeSharedPadded");
+    cudalab::Comparison cmp =
+        cudalab::compare_kernels([&] { reference(data_.input(), data_.output(), kRows, kCols); },
+                                 [&] { launch_transpose_padded(data_.input(), data_.output(), kRows, kCols); }, opts);
+    cudalab::expect_speedup({"transposeSharedPadded 8191x8197", "the reference solution's transposeSharedPadded", cmp,
+                             cudalab::threshold("padded_vs_reference"), "padded_vs_reference", data_.bytes()});
+    return;
+  }
+  if (const std::string f = cudalab::reference_fallback("transposeSharedPadded", "the 2D copy kernel", why); !f.empty())
+    GTEST_FAIL() << f;
   const dim3 grid = transpose_grid(kRows, kCols), block = transpose_block();
   cudalab::TimingOptions opts = options();
   opts.check = data_.sample_check("transposeSharedPadded");
