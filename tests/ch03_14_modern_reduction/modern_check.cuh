@@ -6,6 +6,7 @@
 #include "cudalab/test_support.cuh"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 /// @brief Runs reduceShuffle8 once through reduction_error() (tests/support/reduce_check.cuh), its
@@ -18,8 +19,23 @@ std::string shuffle8_error(unsigned int n, unsigned int block, std::uint64_t see
 /// at 0 and is followed by a poisoned guard.
 std::string modern_error(unsigned int n, unsigned int offset, unsigned int grid, std::uint64_t seed);
 
+/// A launch of a one-pass reduction with reduceModern's signature, (g_idata, n, g_sum), on @p grid
+/// blocks of kModernBlock threads on the default stream; returns the launch's error.
+using ModernLaunch = std::function<cudaError_t(const int *g_idata, unsigned int n, int *g_sum, unsigned int grid)>;
+
+/// @brief modern_error() for @p launch (named @p name in the messages) on @p grid blocks (not 0):
+/// the same input, guards and checks.
+std::string modern_error(const char *name, const ModernLaunch &launch, unsigned int n, unsigned int offset,
+                         unsigned int grid, std::uint64_t seed);
+
 /// Elements of the reduceModern launch that ModernAtomics.* profiles (profile_target.cpp).
 constexpr unsigned int kModernProfileN = (1u << 22) + 3;
 
 /// @brief modern_grid() for device 0 with kModernBlock threads per block.
 unsigned int modern_grid_here(unsigned int n);
+
+/// @brief The grid the reference solution's modern_grid() gives on device 0 for kModernBlock
+/// threads per block: one full wave (SMs x (threads per SM / kModernBlock)), but no more blocks
+/// than the ceil(n / 4) int4 groups need, at least 1. Restated here so that the reference kernel's
+/// launch never depends on the student's modern_grid().
+unsigned int reference_modern_grid(unsigned int n);

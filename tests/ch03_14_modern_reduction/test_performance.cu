@@ -1,34 +1,44 @@
-// ch03_14 performance: reduceModern against cub::DeviceReduce::Sum and against the copy
-// bandwidth, both measured side by side in this process. Every timed sample of reduceModern sums
-// a changed input, and the sums of a random share of the samples are checked.
+// ch03_14 performance: reduceModern against the reference solution's reduceModern, compiled into
+// the tests (where it cannot run, against cub::DeviceReduce::Sum), and against the copy bandwidth,
+// each measured side by side in this process. Every timed sample of reduceModern sums a changed
+// input, and the sums of a random share of the samples are checked.
 #include "modern_check.cuh"
 #include "modern_reduction.cuh"
 
 #include "cudalab/reference.hpp"
+#include "cudalab/reference_kernels.hpp"
 #include "cudalab/sample_inputs.cuh"
 #include "cudalab/testing.cuh"
 
 #include <cub/device/device_reduce.cuh>
 
+#include <functional>
 #include <random>
+#include <string>
 
 namespace {
 
 class ModernPerformance : public cudalab::GpuTest {
  protected:
-  /// Uploads n random ints and checks reduceModern on them (correct before timed).
-  bool prepare(unsigned int n) {
-    n_ = n;
+  /// Checks reduceModern on n random ints (correct before timed); false, the failure added, if not.
+  bool correct(unsigned int n) {
     const std::string error = modern_error(n, 0, 0, seed());
     if (!error.empty()) {
       ADD_FAILURE() << "reduceModern is not timed until it is correct: " << error;
       return false;
     }
+    return true;
+  }
+  /// Uploads the same n random ints, which the timed runs sum.
+  bool upload(unsigned int n) {
+    n_ = n;
     std::vector<int> input = cudalab::random_ints(n, -1000, 1000, seed());
     grid_ = modern_grid_here(n);
     expected_sum_ = cudalab::cpu::sum(input);
     return in_.upload(input) == cudaSuccess && sum_.allocate(1) == cudaSuccess;
   }
+  /// Checks reduceModern on n random ints, then uploads them for the timed runs.
+  bool prepare(unsigned int n) { return correct(n) && upload(n); }
   /// Every timed sample of reduceModern sums an input no earlier sample had: before it, one random
   /// element gets a new value in [-1000, 1000] (the expected sum follows it on the CPU, without a
   /// pass over all n ints) and *g_sum is poisoned; the sum of every checked sample must be exact.
@@ -63,10 +73,64 @@ class ModernPerformance : public cudalab::GpuTest {
     reduceModern<<<grid_, kModernBlock>>>(in_.get(), n_, sum_.get());
   }
 
-  /// reduceModern vs cub::DeviceReduce::Sum on n ints, cold L2.
-  void versus_cub(unsigned int n, int reps, const char *key) {
+  /// The reference solution's reduceModern (compiled into the tests) as one run on in_ into
+  /// @p sum: the zeroing of *sum, then the launch the solution's modern_grid() gives on this GPU
+  /// (reference_modern_grid(), never the student's modern_grid()), kModernBlock threads, no dynamic
+  /// shared memory, the default stream. Loaded after a trial run checked by modern_error() on the
+  /// test's own n ints; empty, with the reason in @p why, where it cannot run here or is wrong.
+  std::function<void()> reference_modern(unsigned int n, int *sum, std::string *why) {
+    using Kernel = cudalab::RefKernel<const int *, unsigned int, int *>;
+    const unsigned int grid = reference_modern_grid(n);
+    const Kernel kernel =
+        cudalab::checked_reference_kernel(reduceModern, "_Z12reduceModernPKijPi", [&](const Kernel &k) {
+          return modern_error(
+              "the reference solution's reduceModern",
+              [&](const int *in, unsigned int count, int *total, unsigned int blocks) {
+                return k.launch(blocks, kModernBlock, 0, nullptr, in, count, total);
+              },
+              n, 0, grid, seed());
+        });
+    *why = kernel.why_not();
+    if (!kernel) return {};
+    return [this, kernel, grid, sum] {
+      cudaMemsetAsync(sum, 0, sizeof(int));
+      kernel.launch(grid, kModernBlock, 0, nullptr, in_.get(), n_, sum);
+    };
+  }
+
+  /// reduceModern against the reference solution's reduceModern on n ints, cold L2, threshold
+  /// @p reference_key; where the reference cannot run, against cub::DeviceReduce::Sum with
+  /// threshold @p cub_key, as before.
+  void versus_reference(unsigned int n, int reps, const char *reference_key, const char *cub_key) {
     CUDALAB_REQUIRE_FREE_MEMORY(std::size_t(n) * sizeof(int), "the timed test's " + std::to_string(n) + " ints");
-    if (!prepare(n)) return;
+    if (!correct(n)) return;
+    cudalab::DeviceBuffer<int> ref_sum;
+    CUDALAB_ASSERT_OK(ref_sum.allocate(1));
+    std::string why;
+    // Loaded and tried (on its own copy of the input) before the timed input is uploaded: the test
+    // needs no more free memory than before.
+    const std::function<void()> reference = reference_modern(n, ref_sum.get(), &why);
+    if (!reference) {
+      if (const std::string f = cudalab::reference_fallback("reduceModern", "cub::DeviceReduce::Sum", why); !f.empty())
+        GTEST_FAIL() << f;
+    }
+    if (!upload(n)) GTEST_FAIL() << "could not upload the timed test's " << n << " ints";
+    if (!reference) {
+      versus_cub(n, reps, cub_key);
+      return;
+    }
+    cudalab::TimingOptions opts;
+    opts.reps = reps;
+    opts.flush_l2 = true;
+    opts.check = sample_check();
+    cudalab::Comparison cmp = cudalab::compare_kernels(
+        reference, [&] { run_modern(); }, opts);
+    cudalab::expect_speedup({"reduceModern", "the reference solution's reduceModern", cmp,
+                             cudalab::threshold(reference_key), reference_key, double(n) * sizeof(int)});
+  }
+
+  /// reduceModern vs cub::DeviceReduce::Sum on the n ints upload() gave, cold L2.
+  void versus_cub(unsigned int n, int reps, const char *key) {
     cudalab::DeviceBuffer<int> cub_out;
     cudalab::DeviceBuffer<unsigned char> temp;
     std::size_t temp_bytes = 0;
@@ -90,9 +154,15 @@ class ModernPerformance : public cudalab::GpuTest {
   std::mt19937_64 rng_;         ///< which element changes and its new value
 };
 
-TEST_F(ModernPerformance, KeepsUpWithCubAt2Pow24) { versus_cub(1u << 24, 41, "cub_ratio_2e24"); }
+// The two tests keep their names: where the reference kernels cannot run, they time reduceModern
+// against CUB, with the thresholds calibrated against CUB.
+TEST_F(ModernPerformance, KeepsUpWithCubAt2Pow24) {
+  versus_reference(1u << 24, 41, "modern_vs_reference_2e24", "cub_ratio_2e24");
+}
 
-TEST_F(ModernPerformance, KeepsUpWithCubAt2Pow28) { versus_cub(1u << 28, 21, "cub_ratio_2e28"); }
+TEST_F(ModernPerformance, KeepsUpWithCubAt2Pow28) {
+  versus_reference(1u << 28, 21, "modern_vs_reference_2e28", "cub_ratio_2e28");
+}
 
 // The baseline is a device-to-device cudaMemcpy of the same n ints, which moves twice the bytes
 // (read + write): its time is halved, so the "speed-up" is reduceModern's bandwidth as a fraction

@@ -21,10 +21,12 @@ long long cpu_sum(const std::vector<int> &v) {
   return s;
 }
 
-std::string single_pass_error(int n, int block, int grid, std::uint64_t seed, int lo, int hi) {
-  if (cudalab::skipped_under_sanitizer(static_cast<std::size_t>(n))) return "";  // SanitizeAll: 10^6 + 3 suffices
-  const int used_grid = grid > 0 ? grid : kMaxSinglePassBlocks;  // partial entries the launch may write
-  const std::string ctx = ctx_of(n, block, grid, seed) + (grid > 0 ? " (direct launch)" : " (through the launcher)");
+namespace {
+
+/// single_pass_error() of @p launch, which writes at most @p used_grid partial sums; @p ctx for the
+/// messages.
+std::string single_pass_run_error(const char *name, const SinglePassLaunch &launch, int n, int used_grid,
+                                  const std::string &ctx, std::uint64_t seed, int lo, int hi) {
   const std::vector<int> in = cudalab::random_ints(static_cast<std::size_t>(n), lo, hi, seed);
   cudalab::DeviceBuffer<int> d_in;
   cudalab::DeviceBuffer<long long> d_partial, d_out;
@@ -38,14 +40,9 @@ std::string single_pass_error(int n, int block, int grid, std::uint64_t seed, in
   if (err == cudaSuccess) err = d_counter.allocate(1);
   if (err == cudaSuccess) err = cudaMemset(d_counter.get(), 0, sizeof(unsigned int));
   if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
-  if (grid > 0) {
-    reduceSinglePass<<<grid, block>>>(d_in.get(), d_partial.get(), d_counter.get(), d_out.get(), n);
-    err = cudaGetLastError();
-  } else {
-    err = launch_reduce_single_pass(d_in.get(), d_partial.get(), d_counter.get(), d_out.get(), n, block);
-  }
+  err = launch(d_in.get(), d_partial.get(), d_counter.get(), d_out.get(), n);
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
-  if (err != cudaSuccess) return cudalab::describe_error(err, "reduceSinglePass", __FILE__, __LINE__) + " (" + ctx + ")";
+  if (err != cudaSuccess) return cudalab::describe_error(err, name, __FILE__, __LINE__) + " (" + ctx + ")";
   std::vector<long long> out, partial;
   std::vector<unsigned int> counter;
   if ((err = d_out.download(&out)) != cudaSuccess || (err = d_partial.download(&partial)) != cudaSuccess ||
@@ -53,22 +50,47 @@ std::string single_pass_error(int n, int block, int grid, std::uint64_t seed, in
     return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
   const long long want = cpu_sum(in);
   if (out[0] != want) {
-    std::string msg = "reduceSinglePass: wrong total: expected " + std::to_string(want) + ", got " +
-                      std::to_string(out[0]);
-    if (cudalab::is_poison(out[0])) msg += " (never written: still the poison value -- did the last block notice it was last?)";
+    std::string msg =
+        std::string(name) + ": wrong total: expected " + std::to_string(want) + ", got " + std::to_string(out[0]);
+    if (cudalab::is_poison(out[0]))
+      msg += " (never written: still the poison value -- did the last block notice it was last?)";
     return msg + " (" + ctx + ")";
   }
   for (int g = 1; g <= kGuard; ++g)
     if (!cudalab::is_poison(out[g]))
-      return "reduceSinglePass wrote past *out: out[" + std::to_string(g) + "] (" + ctx + ")";
+      return std::string(name) + " wrote past *out: out[" + std::to_string(g) + "] (" + ctx + ")";
   for (int g = 0; g < kGuard; ++g)
     if (!cudalab::is_poison(partial[used_grid + g]))
-      return "reduceSinglePass wrote past the grid's partial sums: partial[" + std::to_string(used_grid + g) + "] (" +
-             ctx + ")";
+      return std::string(name) + " wrote past the grid's partial sums: partial[" + std::to_string(used_grid + g) +
+             "] (" + ctx + ")";
   if (counter[0] != 0)
-    return "reduceSinglePass left the counter at " + std::to_string(counter[0]) +
+    return std::string(name) + " left the counter at " + std::to_string(counter[0]) +
            " instead of 0: the next launch would never find its last block (" + ctx + ")";
   return "";
+}
+
+}  // namespace
+
+std::string single_pass_error(int n, int block, int grid, std::uint64_t seed, int lo, int hi) {
+  if (cudalab::skipped_under_sanitizer(static_cast<std::size_t>(n))) return "";  // SanitizeAll: 10^6 + 3 suffices
+  const int used_grid = grid > 0 ? grid : kMaxSinglePassBlocks;                  // partial entries the launch may write
+  const std::string ctx = ctx_of(n, block, grid, seed) + (grid > 0 ? " (direct launch)" : " (through the launcher)");
+  return single_pass_run_error(
+      "reduceSinglePass",
+      [&](const int *in, long long *partial, unsigned int *counter, long long *out, int count) {
+        if (grid > 0) {
+          reduceSinglePass<<<grid, block>>>(in, partial, counter, out, count);
+          return cudaGetLastError();
+        }
+        return launch_reduce_single_pass(in, partial, counter, out, count, block);
+      },
+      n, used_grid, ctx, seed, lo, hi);
+}
+
+std::string single_pass_error(const char *name, const SinglePassLaunch &launch, int n, int block, int grid,
+                              std::uint64_t seed, int lo, int hi) {
+  if (cudalab::skipped_under_sanitizer(static_cast<std::size_t>(n))) return "";
+  return single_pass_run_error(name, launch, n, grid, ctx_of(n, block, grid, seed), seed, lo, hi);
 }
 
 std::string repeated_launches_error(int n, int block, int launches, std::uint64_t seed) {
@@ -96,10 +118,11 @@ std::string repeated_launches_error(int n, int block, int launches, std::uint64_
   if (err == cudaSuccess) err = cudaMemset(d_counter.get(), 0, sizeof(unsigned int));
   if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
   for (int k = 0; k < launches && err == cudaSuccess; ++k)
-    err = launch_reduce_single_pass(k % 2 ? d_b.get() : d_a.get(), d_partial.get(), d_counter.get(),
-                                    d_out.get() + k, n, block);
+    err = launch_reduce_single_pass(k % 2 ? d_b.get() : d_a.get(), d_partial.get(), d_counter.get(), d_out.get() + k, n,
+                                    block);
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
-  if (err != cudaSuccess) return cudalab::describe_error(err, "reduceSinglePass", __FILE__, __LINE__) + " (" + ctx + ")";
+  if (err != cudaSuccess)
+    return cudalab::describe_error(err, "reduceSinglePass", __FILE__, __LINE__) + " (" + ctx + ")";
   std::vector<long long> out;
   std::vector<unsigned int> counter;
   if ((err = d_out.download(&out)) != cudaSuccess || (err = d_counter.download(&counter)) != cudaSuccess)
@@ -111,14 +134,17 @@ std::string repeated_launches_error(int n, int block, int launches, std::uint64_
     std::string msg = "reduceSinglePass: launch " + std::to_string(first) + " of " + std::to_string(launches) +
                       " (one counter for all) got " + std::to_string(out[first]) + ", expected " +
                       std::to_string(want[first % 2]);
-    if (cudalab::is_poison(out[first])) msg += " (never written: no block of that launch saw the last ticket -- was the counter reset?)";
+    if (cudalab::is_poison(out[first]))
+      msg += " (never written: no block of that launch saw the last ticket -- was the counter reset?)";
     else
-      msg += " (the total of the other input differs by 7 per element: a partial sum of the previous launch, or one "
-             "read before its block had written it, gives a total between the two)";
+      msg +=
+          " (the total of the other input differs by 7 per element: a partial sum of the previous launch, or one "
+          "read before its block had written it, gives a total between the two)";
     return msg + "; " + std::to_string(wrong) + " launches wrong (" + ctx + ")";
   }
   for (int g = 0; g < kGuard; ++g)
     if (!cudalab::is_poison(out[launches + g])) return "reduceSinglePass wrote past its *out (" + ctx + ")";
-  if (counter[0] != 0) return "the counter is " + std::to_string(counter[0]) + " after the last launch, not 0 (" + ctx + ")";
+  if (counter[0] != 0)
+    return "the counter is " + std::to_string(counter[0]) + " after the last launch, not 0 (" + ctx + ")";
   return "";
 }
