@@ -1,12 +1,18 @@
 // ch03_09 performance: the block-shape sweep. The heuristic's pick must run within a margin of
 // the fastest shape this run measures (timed with the test's own kernel), and your kernel at its
-// best shape must keep up with the same-structure stream baseline (cudalab/baselines.cuh; the
-// fraction of copy bandwidth is printed) -- each measured side by side in one process.
+// best shape must keep up with the reference solution's sumMatrixOnGPU2D at that shape, compiled
+// into the tests (where it cannot run: with the same-structure stream baseline of
+// cudalab/baselines.cuh; the fraction of copy bandwidth is printed) -- each measured side by side
+// in one process.
 #include "matrix_check.cuh"
+#include "matrix_timing.cuh"
 #include "shapes.cuh"
+
+#include "cudalab/reference_kernels.hpp"
 #include "cudalab/testing.cuh"
 
 #include <cstdio>
+#include <string>
 
 namespace {
 
@@ -99,15 +105,34 @@ TEST_F(BlockShapeSweep, YourKernelAtItsBestShapeKeepsUpWithTheStreamBaseline) {
       [&](const float *a, const float *b, float *c, int nx, int ny) { sumMatrixOnGPU2D<<<g, best>>>(a, b, c, nx, ny); },
       "block=" + shape(best));
   if (!error.empty()) GTEST_FAIL() << "sumMatrixOnGPU2D is not timed until it is correct: " << error;
+  // The reference solution's kernel, launched at your kernel's best shape: about 1.0 for a correct
+  // kernel on any GPU. Where it cannot run, the stream baseline as before.
+  std::string why;
+  const MatrixLaunch reference =
+      reference_matrix_launch("sumMatrixOnGPU2D", sumMatrixOnGPU2D, "_Z16sumMatrixOnGPU2DPKfS0_Pfii", m, g, best, &why);
+  if (!reference) {
+    if (const std::string f = cudalab::reference_fallback("sumMatrixOnGPU2D", "the stream baseline", why); !f.empty())
+      GTEST_FAIL() << f;
+  }
   cudalab::TimingOptions opts;
   opts.reps = 21;
   // Every sample of your kernel gets a changed A and a poisoned C; a random share is checked.
   opts.check = m.sample_check("sumMatrixOnGPU2D", "block=" + shape(best));
-  cudalab::Comparison cmp = cudalab::compare_kernels(
-      [&] { m.stream_same_traffic(256); }, [&] { sumMatrixOnGPU2D<<<g, best>>>(m.A(), m.B(), m.C(), n, n); }, opts);
-  cudalab::expect_speedup({"sumMatrixOnGPU2D at its best shape " + shape(best),
-                           "the stream baseline (C = A + B, flat 1D grid of 256-thread blocks, one element per thread)",
-                           cmp, cudalab::threshold("best_vs_stream"), "best_vs_stream", m.bytes()});
+  if (reference) {
+    cudalab::Comparison cmp =
+        cudalab::compare_kernels([&] { reference(m.A(), m.B(), m.C(), n, n); },
+                                 [&] { sumMatrixOnGPU2D<<<g, best>>>(m.A(), m.B(), m.C(), n, n); }, opts);
+    cudalab::expect_speedup({"sumMatrixOnGPU2D at its best shape " + shape(best),
+                             "the reference solution's sumMatrixOnGPU2D at the same shape", cmp,
+                             cudalab::threshold("best_vs_reference"), "best_vs_reference", m.bytes()});
+  } else {
+    cudalab::Comparison cmp = cudalab::compare_kernels(
+        [&] { m.stream_same_traffic(256); }, [&] { sumMatrixOnGPU2D<<<g, best>>>(m.A(), m.B(), m.C(), n, n); }, opts);
+    cudalab::expect_speedup({"sumMatrixOnGPU2D at its best shape " + shape(best),
+                             "the stream baseline (C = A + B, flat 1D grid of 256-thread blocks, one element per "
+                             "thread)",
+                             cmp, cudalab::threshold("best_vs_stream"), "best_vs_stream", m.bytes()});
+  }
   std::printf("[ CUDALAB  ] sweep of %d x %d with your sumMatrixOnGPU2D:\n%s", n, n, table.c_str());
 }
 
