@@ -45,6 +45,21 @@ float cpu_arm(float x, int iters, bool odd) {
   for (int k = 0; k < iters; ++k) x = odd ? std::fma(x, -0.9980f, 1.0f) : std::fma(x, 0.9990f, 0.5f);
   return x;
 }
+// Runs launch(in, out) once on fresh heavy inputs (n, iters, seed) and checks out[] against the CPU.
+template <class Launch>
+std::string heavy_run_and_check(const char *name, Launch launch, int n, unsigned block, int iters, std::uint64_t seed) {
+  const unsigned grid = (n + block - 1) / block;
+  const std::string ctx =
+      cudalab::context({{"n", n}, {"block", block}, {"grid", grid}, {"iters", iters}, {"seed", (long long)seed}});
+  const std::vector<float> in = heavy_input(n, seed);
+  const std::vector<float> expected = cpu_heavy(in, iters);
+  cudalab::DeviceBuffer<float> d_in;
+  if (cudaError_t err = d_in.upload(in); err != cudaSuccess)
+    return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
+  return run_and_check(
+      name, [&](float *out) { launch(d_in.get(), out); }, expected, ctx,
+      "; even elements take evenArm, odd elements oddArm, as in heavyKernel1");
+}
 }  // namespace
 
 std::vector<float> cpu_math(int n, bool by_warp) {
@@ -80,16 +95,17 @@ std::string math_error(const char *name, MathKernel kernel, bool by_warp, int n,
 
 std::string heavy_error(const char *name, HeavyKernel kernel, int n, unsigned block, int iters, std::uint64_t seed) {
   const unsigned grid = (n + block - 1) / block;
-  const std::string ctx =
-      cudalab::context({{"n", n}, {"block", block}, {"grid", grid}, {"iters", iters}, {"seed", (long long)seed}});
-  const std::vector<float> in = heavy_input(n, seed);
-  const std::vector<float> expected = cpu_heavy(in, iters);
-  cudalab::DeviceBuffer<float> d_in;
-  if (cudaError_t err = d_in.upload(in); err != cudaSuccess)
-    return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
-  return run_and_check(
-      name, [&](float *out) { kernel<<<grid, block>>>(d_in.get(), out, n, iters); }, expected, ctx,
-      "; even elements take evenArm, odd elements oddArm, as in heavyKernel1");
+  return heavy_run_and_check(
+      name, [&](const float *in, float *out) { kernel<<<grid, block>>>(in, out, n, iters); }, n, block, iters, seed);
+}
+
+std::string heavy_error(const char *name, const HeavyLaunch &launch, int n, unsigned block, int iters,
+                        std::uint64_t seed) {
+  cudaError_t launched = cudaSuccess;
+  const std::string wrong = heavy_run_and_check(
+      name, [&](const float *in, float *out) { launched = launch(in, out, n, iters); }, n, block, iters, seed);
+  if (launched != cudaSuccess) return cudalab::describe_error(launched, name, __FILE__, __LINE__);
+  return wrong;
 }
 
 cudalab::SampleCheck heavy_sample_check(const char *name, std::vector<float> input, float *d_in, float *d_out,

@@ -6,6 +6,7 @@
 #include "cudalab/test_support.cuh"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,10 @@
 using MathKernel = void (*)(float *, int);
 /// Kernels with the signature of heavyKernel1/2.
 using HeavyKernel = void (*)(const float *, float *, int, int);
+
+/// A launch of a heavy kernel on (in, out, n, iters) on the default stream, with the grid and block
+/// it chooses; returns the launch's error.
+using HeavyLaunch = std::function<cudaError_t(const float *, float *, int, int)>;
 
 /// @brief The divergent baseline of the performance test: heavyKernel1 (even/odd threads, long
 /// arms). It lives with the tests, so it is the same for every student.
@@ -35,6 +40,11 @@ std::string math_error(const char *name, MathKernel kernel, bool by_warp, int n,
 
 /// @brief Runs a heavy kernel once and returns what is wrong ("" if nothing).
 std::string heavy_error(const char *name, HeavyKernel kernel, int n, unsigned block, int iters, std::uint64_t seed);
+
+/// @brief heavy_error() for a kernel launched by @p launch (e.g. the reference solution's kernel,
+/// cudalab/reference_kernels.hpp); @p block is for the messages only.
+std::string heavy_error(const char *name, const HeavyLaunch &launch, int n, unsigned block, int iters,
+                        std::uint64_t seed);
 
 /// @brief The SampleCheck (cudalab/timing.cuh) of a timed heavy kernel that reads @p d_in (holding
 /// @p input) and writes @p d_out: before every sample one random element of the input (host copy

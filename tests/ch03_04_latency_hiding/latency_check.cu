@@ -13,6 +13,17 @@ constexpr std::size_t kGuard = 1024;  // int4 after out[n - 1] that must stay po
 
 std::string copy_error(const char *name, CopyKernel kernel, std::size_t n, unsigned int grid, unsigned int block,
                        std::size_t dyn_smem, std::uint64_t seed) {
+  return copy_error(
+      name,
+      [=](const int4 *in, int4 *out, std::size_t count) {
+        kernel<<<grid, block, dyn_smem>>>(in, out, count);
+        return cudaGetLastError();
+      },
+      n, grid, block, dyn_smem, seed);
+}
+
+std::string copy_error(const char *name, const CopyLaunch &launch, std::size_t n, unsigned int grid, unsigned int block,
+                       std::size_t dyn_smem, std::uint64_t seed) {
   const std::string ctx = cudalab::context({{"n", (long long)n},
                                             {"grid", grid},
                                             {"block", block},
@@ -27,8 +38,8 @@ std::string copy_error(const char *name, CopyKernel kernel, std::size_t n, unsig
   if (err == cudaSuccess) err = d_out.poison();
   if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
 
-  kernel<<<grid, block, dyn_smem>>>(d_in.get(), d_out.get(), n);
-  err = cudaGetLastError();
+  err = launch(d_in.get(), d_out.get(), n);
+  if (err == cudaSuccess) err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess) return cudalab::describe_error(err, name, __FILE__, __LINE__) + " (" + ctx + ")";
 

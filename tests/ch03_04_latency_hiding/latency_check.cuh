@@ -7,11 +7,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 /// Kernels with the copy signature (in, out, n).
 using CopyKernel = void (*)(const int4 *, int4 *, std::size_t);
+
+/// A launch of a copy on (in, out, n) on the default stream, with the launch shape it chooses;
+/// returns the launch's error.
+using CopyLaunch = std::function<cudaError_t(const int4 *, int4 *, std::size_t)>;
 
 /// @brief The baseline of the performance tests: a grid-stride copy with one 16-byte load in
 /// flight per thread (the same for every student; lives with the tests).
@@ -22,6 +27,11 @@ __global__ void copyInt4Baseline(const int4 *in, int4 *out, std::size_t n);
 /// region after out[n - 1] must keep its poison. Messages name @p name, the first wrong element,
 /// expected and actual values and the seed.
 std::string copy_error(const char *name, CopyKernel kernel, std::size_t n, unsigned int grid, unsigned int block,
+                       std::size_t dyn_smem, std::uint64_t seed);
+
+/// @brief copy_error() for a copy launched by @p launch (e.g. the reference solution's kernel,
+/// cudalab/reference_kernels.hpp); @p grid, @p block and @p dyn_smem are for the messages only.
+std::string copy_error(const char *name, const CopyLaunch &launch, std::size_t n, unsigned int grid, unsigned int block,
                        std::size_t dyn_smem, std::uint64_t seed);
 
 /// @brief The SampleCheck (cudalab/timing.cuh) of a timed copy from @p d_in (holding @p input) to

@@ -60,14 +60,13 @@ std::string chains_mismatch(const char *name, const std::vector<float4> &got, co
   return "";
 }
 
-std::string chains_error(const char *name, ChainsKernel kernel, int n, int steps, unsigned int grid, unsigned int block,
-                         std::size_t dyn_smem, std::uint64_t seed, std::vector<float4> *reference) {
-  std::ostringstream where;
-  where << "n=" << n << " steps=" << steps << " grid=" << grid << " block=" << block << " seed=" << seed;
-  std::vector<float4> x0, c;
-  chains_inputs(n, seed, &x0, &c);
-  const std::vector<float4> want = chains_reference(x0, c, steps);
-  if (reference) *reference = want;
+namespace {
+// Runs launch(x0, c, out) once on the device copies of x0 and c and checks out[] against want, bit
+// for bit, and the 64 poisoned float4 after it. `where` (the launch, the seed) is for the messages.
+template <class Launch>
+std::string run_chains(const char *name, Launch launch, const std::vector<float4> &x0, const std::vector<float4> &c,
+                       const std::vector<float4> &want, int steps, long long first_pass, const std::string &where) {
+  const int n = static_cast<int>(x0.size());
   constexpr int kGuard = 64;
   cudalab::DeviceBuffer<float4> d_x0, d_c, d_out;
   cudaError_t err = d_x0.allocate(std::max(n, 1));
@@ -76,28 +75,55 @@ std::string chains_error(const char *name, ChainsKernel kernel, int n, int steps
   if (err == cudaSuccess && n > 0) err = cudaMemcpy(d_c.get(), c.data(), n * sizeof(float4), cudaMemcpyHostToDevice);
   if (err == cudaSuccess) err = d_out.allocate(std::size_t(n) + kGuard);
   if (err == cudaSuccess) err = d_out.poison();
-  if (err != cudaSuccess) return std::string("setup failed: ") + cudaGetErrorString(err) + " (" + where.str() + ")";
-  kernel<<<grid, block, dyn_smem>>>(d_x0.get(), d_c.get(), d_out.get(), n, steps);
-  err = cudaGetLastError();
+  if (err != cudaSuccess) return std::string("setup failed: ") + cudaGetErrorString(err) + " (" + where + ")";
+  err = launch(d_x0.get(), d_c.get(), d_out.get());
+  if (err == cudaSuccess) err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess)
-    return std::string(name) + " failed: " + cudaGetErrorName(err) + " " + cudaGetErrorString(err) + " (" +
-           where.str() + ")";
+    return std::string(name) + " failed: " + cudaGetErrorName(err) + " " + cudaGetErrorString(err) + " (" + where + ")";
   std::vector<float4> got;
   err = d_out.download(&got);
   if (err != cudaSuccess) return std::string("download failed: ") + cudaGetErrorString(err);
-  if (std::string wrong =
-          chains_mismatch(name, got, want, x0, c, steps, static_cast<long long>(grid) * block, where.str());
-      !wrong.empty())
+  if (std::string wrong = chains_mismatch(name, got, want, x0, c, steps, first_pass, where); !wrong.empty())
     return wrong;
   for (int g = 0; g < kGuard; ++g) {
     const float *v = &got[std::size_t(n) + g].x;
     for (int q = 0; q < kChains; ++q)
       if (!cudalab::is_poison(v[q]))
-        return std::string(name) + " wrote out[" + std::to_string(n + g) + "], past the last element (" + where.str() +
-               ")";
+        return std::string(name) + " wrote out[" + std::to_string(n + g) + "], past the last element (" + where + ")";
   }
   return "";
+}
+
+std::string chains_where(int n, int steps, unsigned int grid, unsigned int block, std::uint64_t seed) {
+  std::ostringstream where;
+  where << "n=" << n << " steps=" << steps << " grid=" << grid << " block=" << block << " seed=" << seed;
+  return where.str();
+}
+}  // namespace
+
+std::string chains_error(const char *name, ChainsKernel kernel, int n, int steps, unsigned int grid, unsigned int block,
+                         std::size_t dyn_smem, std::uint64_t seed, std::vector<float4> *reference) {
+  std::vector<float4> x0, c;
+  chains_inputs(n, seed, &x0, &c);
+  const std::vector<float4> want = chains_reference(x0, c, steps);
+  if (reference) *reference = want;
+  return run_chains(
+      name,
+      [&](const float4 *d_x0, const float4 *d_c, float4 *d_out) {
+        kernel<<<grid, block, dyn_smem>>>(d_x0, d_c, d_out, n, steps);
+        return cudaGetLastError();
+      },
+      x0, c, want, steps, static_cast<long long>(grid) * block, chains_where(n, steps, grid, block, seed));
+}
+
+std::string chains_error(const char *name, const ChainsLaunch &launch, int n, int steps, unsigned int grid,
+                         unsigned int block, std::uint64_t seed, const std::vector<float4> &reference) {
+  std::vector<float4> x0, c;
+  chains_inputs(n, seed, &x0, &c);
+  return run_chains(
+      name, [&](const float4 *d_x0, const float4 *d_c, float4 *d_out) { return launch(d_x0, d_c, d_out, n, steps); },
+      x0, c, reference, steps, static_cast<long long>(grid) * block, chains_where(n, steps, grid, block, seed));
 }
 
 SchedulerPrediction model_prediction(double warps, int ilp, double latency_cycles) {

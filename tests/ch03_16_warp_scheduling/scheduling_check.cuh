@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@
 
 /// Kernels with the chains' signature.
 using ChainsKernel = void (*)(const float4 *, const float4 *, float4 *, int, int);
+
+/// A launch of a chains kernel on (x0, c, out, n, steps) on the default stream, with the launch
+/// shape it chooses; returns the launch's error.
+using ChainsLaunch = std::function<cudaError_t(const float4 *, const float4 *, float4 *, int, int)>;
 
 /// @brief Fresh inputs: start values in [-1, 1], constants in [-1.9, -1.4]. For these the map
 /// q -> q^2 + c stays in [-2, 2] and is chaotic: no chain has a shortcut (a closed form, a fixed
@@ -38,6 +43,13 @@ std::vector<float4> chains_reference(const std::vector<float4> &x0, const std::v
 /// @param reference when not null, receives the CPU reference of these n elements
 std::string chains_error(const char *name, ChainsKernel kernel, int n, int steps, unsigned int grid, unsigned int block,
                          std::size_t dyn_smem, std::uint64_t seed, std::vector<float4> *reference = nullptr);
+
+/// @brief chains_error() for a kernel launched by @p launch (e.g. the reference solution's kernel,
+/// cudalab/reference_kernels.hpp) on the inputs of @p n, @p seed, whose CPU reference for @p steps
+/// an earlier chains_error() gave as @p reference (the reference is not computed again: it takes
+/// seconds for the timed size). @p grid x @p block is the first grid-stride pass, for the messages.
+std::string chains_error(const char *name, const ChainsLaunch &launch, int n, int steps, unsigned int grid,
+                         unsigned int block, std::uint64_t seed, const std::vector<float4> &reference);
 
 /// @brief "" when @p got[0, want.size()) equals @p want bit for bit, else the first wrong element
 /// and chain with expected and actual values, its x0 and c, and @p where (the launch). Elements at
