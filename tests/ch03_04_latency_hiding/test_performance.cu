@@ -50,8 +50,10 @@ class LatencyHiding : public cudalab::GpuTest {
   /// the reason in @p why, where it cannot run here.
   void reference(Other *other, std::string *why) {
     const char *const symbol = "_Z12copyInt4Ilp4PK4int4PS_m";
-    const void *handle = cudalab::detail::reference_handle(symbol, why);
-    if (handle == nullptr) return;
+    const auto loaded = cudalab::reference_kernel(copyInt4Ilp4, symbol);
+    *why = loaded.why_not();
+    if (!loaded) return;
+    const void *handle = loaded.handle();
     std::size_t dyn = 0;
     if (const cudaError_t err = pin_blocks_per_sm(handle, kBlock, kBlocksPerSm, &dyn); err != cudaSuccess) {
       (void)cudaGetLastError();

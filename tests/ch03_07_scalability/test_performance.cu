@@ -70,10 +70,11 @@ class ScalabilityPerformance : public cudalab::GpuTest {
   /// (the occupancy API, on the reference kernel: its "full GPU" does not depend on yours); 0,
   /// with the reason in `why`, where the reference cannot run here.
   int reference_resident_blocks_per_sm(dim3 block, std::string *why) {
-    const void *handle = cudalab::detail::reference_handle(kGridStrideSymbol, why);
-    if (handle == nullptr) return 0;
+    const auto kernel = cudalab::reference_kernel(sumMatrixGridStride, kGridStrideSymbol);
+    *why = kernel.why_not();
+    if (!kernel) return 0;
     int k = 0;
-    const cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k, handle, block.x * block.y, 0);
+    const cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k, kernel.handle(), block.x * block.y, 0);
     if (err != cudaSuccess || k < 1) {
       *why = std::string("the occupancy of the reference sumMatrixGridStride cannot be queried: ") +
              (err != cudaSuccess ? cudaGetErrorName(err) : "no block fits");

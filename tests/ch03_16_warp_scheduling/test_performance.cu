@@ -35,8 +35,10 @@ class InterleavePerformance : public cudalab::GpuTest {
   Reference reference(unsigned int grid, int n, int steps, const std::vector<float4> &want, std::size_t *dyn,
                       std::string *why) {
     const char *const symbol = "_Z17chainsInterleavedPK6float4S1_PS_ii";
-    const void *handle = cudalab::detail::reference_handle(symbol, why);
-    if (handle == nullptr) return {};
+    const auto loaded = cudalab::reference_kernel(chainsInterleaved, symbol);
+    *why = loaded.why_not();
+    if (!loaded) return {};
+    const void *handle = loaded.handle();
     if (const cudaError_t err = pin_blocks_per_sm(handle, kChainsBlock, 1, dyn); err != cudaSuccess) {
       (void)cudaGetLastError();
       *why =

@@ -38,6 +38,9 @@ class RefKernel {
   explicit operator bool() const { return handle_ != nullptr; }
   /// @brief Why not, when it cannot ("" when it can).
   const std::string &why_not() const { return why_; }
+  /// @brief Its handle (a cudaKernel_t), for cudaFuncGetAttributes and cudaOccupancy*, which take it
+  /// as the kernel; nullptr when it cannot run here.
+  const void *handle() const { return handle_; }
   /// @brief Launches it; returns the launch's error.
   cudaError_t launch(dim3 grid, dim3 block, std::size_t shared, cudaStream_t stream, Params... p) const {
     void *args[] = {static_cast<void *>(&p)...};
