@@ -1,4 +1,5 @@
 // ch03_13 correctness: nestedHelloWorld's recursion, read from a device-side record (not printf).
+#include "device_runtime.cuh"
 #include "nested.cuh"
 
 #include "cudalab/testing.cuh"
@@ -23,7 +24,7 @@ TEST_P(NestedHelloWorld, EveryBlockRecursesDownToOneThread) {
   cudalab::DeviceBuffer<HelloRecord> record;
   CUDALAB_ASSERT_OK(record.allocate(1));
   CUDALAB_ASSERT_OK(cudaMemset(record.get(), 0, sizeof(HelloRecord)));
-  CUDALAB_ASSERT_OK(configure_device_runtime());
+  CUDALAB_ASSERT_OK(ready_device_runtime());
   nestedHelloWorld<<<grid, block>>>(block, 0, record.get());
   CUDALAB_ASSERT_LAUNCH("nestedHelloWorld");  // the host's synchronize waits for all child grids
   CUDALAB_ASSERT_OK(cudaMemcpy(&host, record.get(), sizeof(HelloRecord), cudaMemcpyDeviceToHost));
@@ -83,7 +84,7 @@ TEST_F(NestedHelloLaunchErrors, EveryFailedChildLaunchIsReported) {
     std::size_t value;
     ~Restore() { cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, value); }
   } restore{before};
-  CUDALAB_ASSERT_OK(configure_device_runtime(1));
+  CUDALAB_ASSERT_OK(ready_device_runtime(1));
   const int block = 64;
   int grid = 1 << 12, attempts = 0, ran = 0;
   HelloRecord host{};

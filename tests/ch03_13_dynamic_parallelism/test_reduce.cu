@@ -1,4 +1,5 @@
 // ch03_13 correctness: the two CDP2-correct recursive reductions, for any n.
+#include "device_runtime.cuh"
 #include "nested.cuh"
 #include "reduce_check.cuh"
 #include "cudalab/testing.cuh"
@@ -19,7 +20,7 @@ class NestedTest : public cudalab::GpuTest {
   void SetUp() override {
     cudalab::GpuTest::SetUp();
     if (IsSkipped()) return;
-    CUDALAB_ASSERT_OK(configure_device_runtime());
+    CUDALAB_ASSERT_OK(ready_device_runtime());
   }
 };
 
