@@ -15,13 +15,12 @@
 
 namespace {
 
-constexpr int kN = 1 << 14;  // the seeds' 16384 x 16384 floats: 1 GiB per matrix
 constexpr const char *kSum2DSymbol = "_Z16sumMatrixOnGPU2DPKfS0_Pfii";
 constexpr const char *kGridStrideSymbol = "_Z19sumMatrixGridStridePKfS0_Pfii";
 
 cudalab::TimingOptions options() {
   cudalab::TimingOptions opts;
-  opts.reps = 21;  // 3 GiB per run: L2 (50 MB on the H100) holds nothing between runs
+  opts.reps = 21;  // 768 MiB or 3 GiB per run (timed_matrix_side()): several times any L2
   return opts;
 }
 
@@ -36,14 +35,14 @@ class ScalabilityPerformance : public cudalab::GpuTest {
 
   /// Times sumMatrixGridStride on as many blocks as `fraction` of the SMs hold against a quarter.
   void more_sms_beat_a_quarter(double fraction, const char *what, const char *key) {
-    CUDALAB_REQUIRE_FREE_MEMORY(BigMatrix::bytes_for(kN, kN),
-                                "the timed test's three 16384 x 16384 float matrices (1 GiB each)");
+    const int n = timed_matrix_side();
+    CUDALAB_REQUIRE_FREE_MEMORY(BigMatrix::bytes_for(n, n), timed_matrices(n));
     BigMatrix m;
-    CUDALAB_ASSERT_OK(m.init(kN, kN, seed()));
+    CUDALAB_ASSERT_OK(m.init(n, n, seed()));
     const dim3 block(256, 1);
     const int k = resident_blocks_per_sm(block), sms = device().sm_count;
-    const dim3 quarter = grid_with_blocks(kN, kN, block, unsigned(k * sms / 4));
-    const dim3 more = grid_with_blocks(kN, kN, block, unsigned(k * sms * fraction));
+    const dim3 quarter = grid_with_blocks(n, n, block, unsigned(k * sms / 4));
+    const dim3 more = grid_with_blocks(n, n, block, unsigned(k * sms * fraction));
     for (dim3 g : {quarter, more}) {
       const std::string error = m.check(
           "sumMatrixGridStride",
@@ -59,8 +58,8 @@ class ScalabilityPerformance : public cudalab::GpuTest {
     cudalab::TimingOptions opts = options();
     opts.check = m.sample_check("sumMatrixGridStride", "grid=" + shape(more) + " block=" + shape(block));
     cudalab::Comparison cmp =
-        cudalab::compare_kernels([&] { sumMatrixGridStride<<<quarter, block>>>(m.A(), m.B(), m.C(), kN, kN); },
-                                 [&] { sumMatrixGridStride<<<more, block>>>(m.A(), m.B(), m.C(), kN, kN); }, opts);
+        cudalab::compare_kernels([&] { sumMatrixGridStride<<<quarter, block>>>(m.A(), m.B(), m.C(), n, n); },
+                                 [&] { sumMatrixGridStride<<<more, block>>>(m.A(), m.B(), m.C(), n, n); }, opts);
     cudalab::expect_speedup({std::string("sumMatrixGridStride on ") + what,
                              "the same kernel on a quarter of the GPU's resident blocks", cmp, cudalab::threshold(key),
                              key, m.bytes()});
@@ -94,10 +93,10 @@ class ScalabilityPerformance : public cudalab::GpuTest {
   void keeps_up(const char *name, MatrixKernel decl, const char *mangled, dim3 grid, dim3 ref_grid, dim3 block,
                 const MatrixLaunch &launch, const char *reference_key, const char *baseline_key,
                 std::string why_not = "") {
-    CUDALAB_REQUIRE_FREE_MEMORY(BigMatrix::bytes_for(kN, kN),
-                                "the timed test's three 16384 x 16384 float matrices (1 GiB each)");
+    const int n = timed_matrix_side();
+    CUDALAB_REQUIRE_FREE_MEMORY(BigMatrix::bytes_for(n, n), timed_matrices(n));
     BigMatrix m;
-    CUDALAB_ASSERT_OK(m.init(kN, kN, seed()));
+    CUDALAB_ASSERT_OK(m.init(n, n, seed()));
     const std::string error = m.check(name, launch, "grid=" + shape(grid) + " block=" + shape(block));
     if (!error.empty()) GTEST_FAIL() << name << " is not timed until it is correct: " << error;
     MatrixLaunch reference;
@@ -107,8 +106,8 @@ class ScalabilityPerformance : public cudalab::GpuTest {
     opts.check = m.sample_check(name, "grid=" + shape(grid) + " block=" + shape(block));
     const std::string candidate = std::string(name) + " grid " + shape(grid) + " block " + shape(block);
     if (reference) {
-      cudalab::Comparison cmp = cudalab::compare_kernels([&] { reference(m.A(), m.B(), m.C(), kN, kN); },
-                                                         [&] { launch(m.A(), m.B(), m.C(), kN, kN); }, opts);
+      cudalab::Comparison cmp = cudalab::compare_kernels([&] { reference(m.A(), m.B(), m.C(), n, n); },
+                                                         [&] { launch(m.A(), m.B(), m.C(), n, n); }, opts);
       cudalab::expect_speedup(
           {candidate,
            std::string("the reference solution's ") + name + " grid " + shape(ref_grid) + " block " + shape(block), cmp,
@@ -117,8 +116,8 @@ class ScalabilityPerformance : public cudalab::GpuTest {
     }
     if (const std::string f = cudalab::reference_fallback(name, "the stream baseline", why_not); !f.empty())
       GTEST_FAIL() << f;
-    cudalab::Comparison cmp = cudalab::compare_kernels([&] { m.stream_same_traffic(256); },
-                                                       [&] { launch(m.A(), m.B(), m.C(), kN, kN); }, opts);
+    cudalab::Comparison cmp =
+        cudalab::compare_kernels([&] { m.stream_same_traffic(256); }, [&] { launch(m.A(), m.B(), m.C(), n, n); }, opts);
     cudalab::expect_speedup({candidate,
                              "the stream baseline (C = A + B, flat 1D grid of 256-thread blocks, one element per "
                              "thread)",
@@ -135,7 +134,8 @@ TEST_F(ScalabilityPerformance, WholeGpuIsFasterThanAQuarter) {
 }
 
 TEST_F(ScalabilityPerformance, SumMatrix2DKeepsUpWithTheStreamBaseline) {
-  const dim3 block(32, 16), grid = grid_for(kN, kN, block);
+  const int n = timed_matrix_side();
+  const dim3 block(32, 16), grid = grid_for(n, n, block);
   keeps_up(
       "sumMatrixOnGPU2D", sumMatrixOnGPU2D, kSum2DSymbol, grid, grid, block,
       [&](const float *a, const float *b, float *c, int nx, int ny) {
@@ -148,11 +148,12 @@ TEST_F(ScalabilityPerformance, SumMatrix2DKeepsUpWithTheStreamBaseline) {
 // runs: yours for your launch, the reference's for the reference's (the same k unless your kernel
 // needs more registers per thread).
 TEST_F(ScalabilityPerformance, GridStrideOnAFullGpuKeepsUpWithTheStreamBaseline) {
+  const int n = timed_matrix_side();
   const dim3 block(256, 1);
-  const dim3 grid = grid_with_blocks(kN, kN, block, unsigned(resident_blocks_per_sm(block) * device().sm_count));
+  const dim3 grid = grid_with_blocks(n, n, block, unsigned(resident_blocks_per_sm(block) * device().sm_count));
   std::string why;
   const int k_ref = reference_resident_blocks_per_sm(block, &why);
-  const dim3 ref_grid = k_ref > 0 ? grid_with_blocks(kN, kN, block, unsigned(k_ref * device().sm_count)) : grid;
+  const dim3 ref_grid = k_ref > 0 ? grid_with_blocks(n, n, block, unsigned(k_ref * device().sm_count)) : grid;
   keeps_up(
       "sumMatrixGridStride", sumMatrixGridStride, kGridStrideSymbol, grid, ref_grid, block,
       [&](const float *a, const float *b, float *c, int nx, int ny) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <random>
 #include <sstream>
+#include <string>
 #include <vector>
 
 namespace {
@@ -126,6 +127,27 @@ std::string sum_matrix_error(const std::string &name, const MatrixLaunch &launch
            "threads outside the matrix must do nothing";
   msg << "; " << wrong << " of " << n << " wrong (" << ctx.str() << ")";
   return msg.str();
+}
+
+int timed_matrix_side() {
+  static const int side = [] {
+    constexpr int kSeeds = 1 << 14, kSmall = 1 << 13;
+    const std::size_t need = BigMatrix::bytes_for(kSeeds, kSeeds) + (std::size_t(256) << 20);
+    const std::size_t free_bytes = cudalab::free_device_memory();
+    if (free_bytes >= need) return kSeeds;
+    std::printf(
+        "[ CUDALAB  ] timed on 8192 x 8192 float matrices: three of the seeds' 16384 x 16384 (3 GiB) do "
+        "not fit in the %zu MiB of GPU memory free\n",
+        free_bytes >> 20);
+    return kSmall;
+  }();
+  return side;
+}
+
+std::string timed_matrices(int n) {
+  const std::size_t mib = std::size_t(n) * std::size_t(n) * sizeof(float) >> 20;
+  return "the timed test's three " + std::to_string(n) + " x " + std::to_string(n) + " float matrices (" +
+         (mib >= 1024 ? std::to_string(mib >> 10) + " GiB" : std::to_string(mib) + " MiB") + " each)";
 }
 
 cudaError_t BigMatrix::init(int nx, int ny, std::uint64_t seed) {

@@ -25,6 +25,16 @@ std::string sum_matrix_error(const std::string &name, const MatrixLaunch &launch
 /// @brief "(32,16)" for a block or grid shape.
 std::string shape(dim3 d);
 
+/// @brief The side of the square matrices of a timed test: the seeds' 16384 (three 1 GiB
+/// matrices) where they fit in the free memory (cudalab::free_device_memory(), with 256 MiB to
+/// spare), else 8192 (three 256 MiB matrices), so that a GPU with 3.5 GiB free grades the same
+/// tests. Either way a run streams at least 768 MiB, more than 6x the largest L2 of
+/// cudalab/arch.hpp. Decided once per test program; prints the choice when it is 8192.
+int timed_matrix_side();
+
+/// @brief "three 16384 x 16384 float matrices (1 GiB each)" for side @p n: what a timed test needs.
+std::string timed_matrices(int n);
+
 /// @brief A big matrix on the device for the performance tests: A, B and C in one allocation
 /// (A | B | C), filled on the device from a seed, so 16384 x 16384 needs no host copy.
 class BigMatrix {
