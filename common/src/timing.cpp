@@ -83,28 +83,48 @@ class CheckedSide {
     };
   }
 
-  /// "" or what is wrong with the output of sample @p i, when this sample is one that is checked.
-  std::string verify(int i) {
+  /// "" or what is wrong with the output of sample @p i, when this sample is one that is checked
+  /// (always with @p last: the sample after which the timing stops early).
+  std::string verify(int i, bool last = false) {
     if (!check_.verify || i < warmup_) return {};
-    const bool always = i == warmup_ || i == last_;
+    const bool always = i == warmup_ || i == last_ || last;
     if (!always && std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= check_.share) return {};
+    verified_ = i;
     std::string wrong = check_.verify(i);
     if (wrong.empty()) return {};
     return "the output of timed sample " + std::to_string(i - warmup_ + 1) + " of " +
            std::to_string(last_ - warmup_ + 1) + " is wrong (each sample gets a new input and a poisoned " +
            "output, so a kernel must do all of its work every time it runs): " + wrong;
   }
+  /// Whether sample @p i's output has been checked.
+  bool verified(int i) const { return verified_ == i; }
 
  private:
   std::function<void()> setup_;
   const SampleCheck &check_;
   int warmup_, last_;
+  int verified_ = -1;
   std::mt19937_64 rng_;
 };
 
 }  // namespace
 
 void detail::set_sample_watch(SampleWatch watch) { sample_watch() = watch; }
+
+int detail::clear_of(const std::vector<double> &a, const std::vector<double> &b, double threshold, int min_reps,
+                     double margin) {
+  const std::size_t n = std::min(a.size(), b.size());
+  if (threshold <= 0 || n == 0 || n < static_cast<std::size_t>(std::max(1, min_reps))) return 0;
+  const double above = threshold * (1.0 + margin), below = threshold / (1.0 + margin);
+  bool all_above = true, all_below = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!(b[i] > 0)) return 0;  // a zero time says nothing clear
+    const double r = a[i] / b[i];
+    all_above = all_above && r >= above;
+    all_below = all_below && r <= below;
+  }
+  return all_above ? 1 : all_below ? -1 : 0;
+}
 
 TimingStats summarize(std::vector<double> samples) {
   TimingStats s;
@@ -181,6 +201,13 @@ Comparison compare_kernels(const std::function<void()> &baseline, const std::fun
     if (i >= opts.warmup) {
       a.push_back(ta);
       b.push_back(tb);
+      if (opts.stop_when_clear_of > 0 && i + 1 < opts.warmup + opts.reps &&
+          detail::clear_of(a, b, opts.stop_when_clear_of, opts.min_reps, opts.clear_margin) != 0) {
+        // The last sample taken is always checked, as the last of a full run is.
+        if (!side.verified(i)) c.candidate.error = side.verify(i, true);
+        if (!c.candidate.error.empty()) return c;
+        break;
+      }
     }
   }
   c.baseline = summarize(a);

@@ -46,6 +46,15 @@ struct TimingOptions {
   /// Inputs and output checks of the graded kernel's samples (the candidate of compare_kernels, the
   /// one kernel of time_kernel); none when unset.
   SampleCheck check;
+  /// Stop when the answer is clear (compare_kernels only; 0: off, every rep is timed). The threshold
+  /// the speed-up (baseline / candidate) is graded against: once at least `min_reps` pairs are
+  /// timed and every pair's ratio is at least threshold x (1 + `clear_margin`), or every one at most
+  /// threshold / (1 + `clear_margin`), sampling stops (detail::clear_of). Then every pair is on one
+  /// side, so both medians are too (b_i >= t c_i for all i gives median(b) >= t median(c)): the grade
+  /// is the one these samples give, and a result near the threshold still gets every rep.
+  double stop_when_clear_of = 0.0;
+  int min_reps = 9;            ///< timed pairs before sampling may stop (stop_when_clear_of)
+  double clear_margin = 0.10;  ///< how far every pair must be from the threshold to stop early
 };
 
 /// @brief Result of timing one kernel.
@@ -89,6 +98,12 @@ void flush_l2();
 inline double gbs(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e-3) / 1e9 : 0.0; }
 
 namespace detail {
+/// @brief The stopping rule of TimingOptions::stop_when_clear_of on the timed pairs so far (@p a
+/// baseline and @p b candidate milliseconds, pair i timed side by side): +1 when at least
+/// @p min_reps pairs are in and every a_i / b_i >= threshold x (1 + margin) (clearly passes), -1
+/// when every one is <= threshold / (1 + margin) (clearly fails), 0 otherwise (keep sampling).
+int clear_of(const std::vector<double> &a, const std::vector<double> &b, double threshold, int min_reps, double margin);
+
 /// @brief What the test programs watch in every timed sample (common/testing/launch_recorder.cpp
 /// sets it): @p begin runs before the sample's start event, @p end after its stop event and returns
 /// "" or why the sample does not measure the work: a launch on a stream the events do not wait
