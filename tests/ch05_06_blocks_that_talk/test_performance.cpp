@@ -61,13 +61,22 @@ class SinglePassPerformance : public cudalab::GpuTest {
           !f.empty())
         GTEST_FAIL() << f;
     }
-    std::vector<int> input = cudalab::random_ints(static_cast<std::size_t>(n), -1000, 1000, seed());
+    // One copy of the input per launch of a timed run (launch k reads copy k): every copy gets its
+    // own changed element before every run, so no launch can take its total from an earlier
+    // launch of the same run. Both sides read the copies in turn: the same bytes, the same caches.
+    const int copies = launches;
+    const std::size_t count = static_cast<std::size_t>(n);
+    std::vector<std::vector<int>> inputs(copies, cudalab::random_ints(count, -1000, 1000, seed()));
     cudalab::DeviceBuffer<int> in;
     // out[0, launches): the totals of reduceSinglePass's launches in a timed run, launch k's in
     // out[k]; out[launches]: the baseline's (the reference's, or the two launches').
     cudalab::DeviceBuffer<long long> partial, out, ref_partial;
     cudalab::DeviceBuffer<unsigned int> counter, ref_counter;
-    CUDALAB_ASSERT_OK(in.upload(input));
+    CUDALAB_ASSERT_OK(in.allocate(count * copies));
+    for (int k = 0; k < copies; ++k)
+      CUDALAB_ASSERT_OK(
+          cudaMemcpy(in.get() + count * k, inputs[k].data(), count * sizeof(int), cudaMemcpyHostToDevice));
+    auto copy_of = [&](int k) { return in.get() + count * static_cast<std::size_t>(k % copies); };
     CUDALAB_ASSERT_OK(partial.allocate(kMaxSinglePassBlocks));
     CUDALAB_ASSERT_OK(out.allocate(launches + 1));
     CUDALAB_ASSERT_OK(counter.allocate(1));
@@ -84,21 +93,25 @@ class SinglePassPerformance : public cudalab::GpuTest {
     cudalab::TimingOptions opts;
     opts.reps = reps;
     opts.launches = launches;
-    // Every timed run sums an input with one element changed (the sum kept up to date), into totals
-    // that were poisoned before it; a random share of the runs (the first and the last always) has
-    // every launch's total checked.
-    long long sum = cpu_sum(input);
-    int launch = 0;  // launch of the current timed run
+    // Every timed run sums inputs with one element of each copy changed (the sums kept up to date),
+    // into totals that were poisoned before it; a random share of the runs (the first and the last
+    // always) has every launch's total checked against its own copy's sum.
+    std::vector<long long> sums(copies, cpu_sum(inputs[0]));
+    int launch = 0, base_launch = 0;  // launches of the current timed run, each side
     std::mt19937_64 rng(seed() ^ 0x5a3c0ffeeull);
     const std::string ctx = cudalab::context({{"n", n}, {"block", kSinglePassBlock}, {"launches", launches}}) +
-                            ", seed=" + std::to_string(seed()) + ", a timed run with one input element changed";
+                            ", seed=" + std::to_string(seed()) +
+                            ", a timed run with one element of each launch's own input copy changed";
     opts.check.prepare = [&](int) {
-      const std::size_t j = std::uniform_int_distribution<std::size_t>(0, input.size() - 1)(rng);
-      int v = input[j];
-      while (v == input[j]) v = std::uniform_int_distribution<int>(-1000, 1000)(rng);
-      sum += static_cast<long long>(v) - input[j];
-      input[j] = v;
-      cudaMemcpy(in.get() + j, &v, sizeof v, cudaMemcpyHostToDevice);
+      for (int k = 0; k < copies; ++k) {
+        std::vector<int> &input = inputs[k];
+        const std::size_t j = std::uniform_int_distribution<std::size_t>(0, input.size() - 1)(rng);
+        int v = input[j];
+        while (v == input[j]) v = std::uniform_int_distribution<int>(-1000, 1000)(rng);
+        sums[k] += static_cast<long long>(v) - input[j];
+        input[j] = v;
+        cudaMemcpy(copy_of(k) + j, &v, sizeof v, cudaMemcpyHostToDevice);
+      }
       cudaMemset(out.get(), cudalab::kPoisonByte, launches * sizeof(long long));
       launch = 0;
     };
@@ -107,10 +120,10 @@ class SinglePassPerformance : public cudalab::GpuTest {
       if (const cudaError_t err = out.download(&got); err != cudaSuccess)
         return cudalab::describe_error(err, "copying the totals back", __FILE__, __LINE__);
       for (int k = 0; k < launches; ++k) {
-        if (got[k] == sum) continue;
+        if (got[k] == sums[k]) continue;
         std::string msg = "reduceSinglePass: wrong total of launch " + std::to_string(k + 1) + " of the " +
-                          std::to_string(launches) + " in this timed run: expected " + std::to_string(sum) + ", got " +
-                          std::to_string(got[k]);
+                          std::to_string(launches) + " in this timed run (its own copy of the input): expected " +
+                          std::to_string(sums[k]) + ", got " + std::to_string(got[k]);
         if (cudalab::is_poison(got[k])) msg += " (never written: still the poison value)";
         return msg + " (" + ctx + ")";
       }
@@ -118,22 +131,24 @@ class SinglePassPerformance : public cudalab::GpuTest {
     };
     cudalab::Comparison cmp = cudalab::compare_kernels(
         [&] {
+          const int *copy = copy_of(base_launch++);
           if (reference)
-            reference.launch(ref_grid, kSinglePassBlock, 0, nullptr, in.get(), ref_partial.get(), ref_counter.get(),
+            reference.launch(ref_grid, kSinglePassBlock, 0, nullptr, copy, ref_partial.get(), ref_counter.get(),
                              out.get() + launches, n);
           else
-            launch_two_pass_baseline(in.get(), partial.get(), out.get() + launches, n, kSinglePassBlock);
+            launch_two_pass_baseline(copy, partial.get(), out.get() + launches, n, kSinglePassBlock);
         },
         [&] {
-          launch_reduce_single_pass(in.get(), partial.get(), counter.get(), out.get() + launch++ % launches, n,
-                                    kSinglePassBlock);
+          const int k = launch++ % launches;
+          launch_reduce_single_pass(copy_of(k), partial.get(), counter.get(), out.get() + k, n, kSinglePassBlock);
         },
         opts);
     // The timed launches shared one counter: the last one's total must still be right.
     std::vector<long long> got;
     CUDALAB_ASSERT_OK(out.download(&got));
-    EXPECT_EQ(got[launches - 1], sum) << "reduceSinglePass's total after " << reps
-                                      << "+ timed launches with one counter (n=" << n << ", seed=" << seed() << ")";
+    EXPECT_EQ(got[launches - 1], sums[launches - 1])
+        << "reduceSinglePass's total after " << reps << "+ timed launches with one counter (n=" << n
+        << ", seed=" << seed() << ")";
     const std::string candidate = "reduceSinglePass block 256, n = " + std::to_string(n);
     if (reference) {
       cudalab::expect_speedup({candidate, "the reference solution's reduceSinglePass (the same grid and block)", cmp,
