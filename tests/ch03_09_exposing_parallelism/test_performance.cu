@@ -108,6 +108,7 @@ TEST_F(BlockShapeSweep, YourKernelAtItsBestShapeKeepsUpWithTheStreamBaseline) {
   if (!first.empty()) GTEST_FAIL() << "sumMatrixOnGPU2D is not timed until it is correct: " << first;
   std::string table;
   const dim3 best = fastest_shape(l, m, sumMatrixOnGPU2D, &table);
+  if (best.x == 0) GTEST_FAIL() << "no candidate shape could be timed for sumMatrixOnGPU2D on " << n << " x " << n;
   const dim3 g = grid_for(n, n, best);
   const std::string error = m.check(
       "sumMatrixOnGPU2D",

@@ -22,8 +22,9 @@ static __global__ void ready_parent() { ready_child<<<1, 1>>>(); }
 
 /// @brief configure_device_runtime(@p pending_launches), then one test-side kernel that launches
 /// one child, synchronised: the device runtime holds its memory before any lab kernel runs.
+/// Internal linkage, as its kernels have: each test file gets its own.
 /// Returns the first error (use with CUDALAB_ASSERT_OK, which waits for memory held by others).
-inline cudaError_t ready_device_runtime(std::size_t pending_launches = 1u << 16) {
+static inline cudaError_t ready_device_runtime(std::size_t pending_launches = 1u << 16) {
   cudaError_t err = configure_device_runtime(pending_launches);
   if (err == cudaSuccess) {
     device_runtime_detail::ready_parent<<<1, 1>>>();
