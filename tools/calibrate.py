@@ -7,10 +7,12 @@
     tools/calibrate.py --from run-1.json run-2.json run-3.json --min-headroom 1.1
 
 --build runs `ctest --test-dir DIR -L LABEL -LE profile` REPEAT times (one test at a time, with
-no $CUDALAB_THRESHOLD_* overrides) in a build of the reference solutions (the `check` preset) and
-keeps each run's summary.json as DIR/grade/calibrate-N.json; --from reads summary.json files of
-earlier runs instead (tools/grade.py writes DIR/grade/summary.json after every graded ctest run,
-tools/staff/gpu-check.sh --repeat N keeps build/gpu-check/check-N.json).
+no $CUDALAB_THRESHOLD_* overrides, and with CUDALAB_TIMING_FULL=1: every timed test takes all of
+its repetitions instead of stopping once clear of its threshold) in a build of the reference
+solutions (the `check` preset) and keeps each run's summary.json as DIR/grade/calibrate-N.json;
+--from reads summary.json files of earlier runs instead (tools/grade.py writes
+DIR/grade/summary.json after every graded ctest run, tools/staff/gpu-check.sh --repeat N keeps
+build/gpu-check/check-N.json).
 
 Every performance measurement of a test (summary.json "measurements", read by tools/grade.py
 from the test's result record; docs/grading.md) carries its grading.json threshold key, the
@@ -372,6 +374,7 @@ def run_ctest(build: Path, label: str, repeat: int) -> list[Path]:
     """Runs the labelled tests REPEAT times; returns the saved summary.json copies."""
     manifest = read_json(build / "grade" / "manifest.json", ": configure the build first (cmake --preset check)")
     env = {k: v for k, v in os.environ.items() if not k.startswith("CUDALAB_THRESHOLD_")}
+    env["CUDALAB_TIMING_FULL"] = "1"  # every rep timed: no test stops sampling once clear of its threshold
     junit, summary = (build / "grade" / "junit.xml").resolve(), build / "grade" / "summary.json"
     saved = []
     for i in range(1, repeat + 1):

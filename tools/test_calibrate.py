@@ -319,15 +319,22 @@ class CalibrateTest(unittest.TestCase):
         # stands in for ctest + the grade step: writes grade/summary.json, and records its arguments
         fake.write_text("#!/usr/bin/env python3\nimport os, shutil, sys\n"
                         f"open({str(self.root / 'args.txt')!r}, 'a').write(' '.join(sys.argv[1:]) + ' ' + "
+                        "os.environ.get('CUDALAB_TIMING_FULL', '-') + ' ' + "
                         "os.environ.get('CUDALAB_THRESHOLD_CUB_RATIO', '-') + '\\n')\n"
                         f"shutil.copy({str(self.runs[0])!r}, {str(build / 'grade' / 'summary.json')!r})\n")
         fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
         (build / "grade" / "manifest.json").write_text(json.dumps({"ctest": str(fake), "labs": []}))
+        before = os.environ.get("CUDALAB_TIMING_FULL")
         os.environ["CUDALAB_THRESHOLD_CUB_RATIO"] = "5"
+        os.environ["CUDALAB_TIMING_FULL"] = "0"  # the caller's value does not count: calibration times every rep
         try:
             rc, out = self.main("--build", str(build), "--repeat", "2")
         finally:
             del os.environ["CUDALAB_THRESHOLD_CUB_RATIO"]
+            if before is None:
+                del os.environ["CUDALAB_TIMING_FULL"]
+            else:
+                os.environ["CUDALAB_TIMING_FULL"] = before
         self.assertEqual(rc, 0)
         self.assertTrue((build / "grade" / "calibrate-1.json").exists())
         self.assertTrue((build / "grade" / "calibrate-2.json").exists())
@@ -335,6 +342,7 @@ class CalibrateTest(unittest.TestCase):
         self.assertEqual(len(calls), 2)
         self.assertIn("-L performance -LE profile", calls[0])
         self.assertTrue(calls[0].endswith(" -"))   # threshold overrides are not passed on
+        self.assertTrue(calls[0].endswith(" 1 -"))  # CUDALAB_TIMING_FULL=1: no timed test stops early
         self.assertIn("Calibration from 2 run(s)", out)
 
 

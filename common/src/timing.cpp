@@ -1,8 +1,10 @@
 #include "cudalab/timing.cuh"
 #include "cudalab/check.cuh"
+#include "cudalab/settings.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 namespace cudalab {
@@ -126,6 +128,12 @@ int detail::clear_of(const std::vector<double> &a, const std::vector<double> &b,
   return all_above ? 1 : all_below ? -1 : 0;
 }
 
+double detail::stop_threshold(const TimingOptions &opts) {
+  const char *full = setting("CUDALAB_TIMING_FULL");
+  if (full != nullptr && *full != '\0' && std::strcmp(full, "0") != 0) return 0.0;
+  return opts.stop_when_clear_of;
+}
+
 TimingStats summarize(std::vector<double> samples) {
   TimingStats s;
   if (samples.empty()) {
@@ -191,6 +199,7 @@ Comparison compare_kernels(const std::function<void()> &baseline, const std::fun
   }
   std::vector<double> a, b;
   CheckedSide side(setup_candidate, opts.check, opts.warmup, opts.reps);
+  const double stop_at = detail::stop_threshold(opts);  // 0 under CUDALAB_TIMING_FULL: every rep
   for (int i = 0; i < opts.warmup + opts.reps; ++i) {
     double ta = timed_run(ev, baseline, setup_baseline, opts.flush_l2, opts.launches, &c.baseline.error);
     if (ta < 0) return c;
@@ -201,8 +210,8 @@ Comparison compare_kernels(const std::function<void()> &baseline, const std::fun
     if (i >= opts.warmup) {
       a.push_back(ta);
       b.push_back(tb);
-      if (opts.stop_when_clear_of > 0 && i + 1 < opts.warmup + opts.reps &&
-          detail::clear_of(a, b, opts.stop_when_clear_of, opts.min_reps, opts.clear_margin) != 0) {
+      if (stop_at > 0 && i + 1 < opts.warmup + opts.reps &&
+          detail::clear_of(a, b, stop_at, opts.min_reps, opts.clear_margin) != 0) {
         // The last sample taken is always checked, as the last of a full run is.
         if (!side.verified(i)) c.candidate.error = side.verify(i, true);
         if (!c.candidate.error.empty()) return c;

@@ -56,11 +56,13 @@ TEST_F(HeavyPerformance, WarpUniformKernelBeatsDivergentBaseline) {
   };
   const auto yours = [&] { heavyKernel2<<<grid, block>>>(in.get(), out.get(), n, iters); };
   if (!reference) {
+    opts.stop_when_clear_of = cudalab::threshold("warp_uniform_speedup");  // sampling stops once clear of it
     const cudalab::Comparison cmp = cudalab::compare_kernels(divergent, yours, opts);
     cudalab::expect_speedup(
         {"heavyKernel2", baseline_name, cmp, cudalab::threshold("warp_uniform_speedup"), "warp_uniform_speedup"});
     return;
   }
+  opts.stop_when_clear_of = cudalab::threshold("warp_uniform_vs_reference");
   const cudalab::Comparison cmp = cudalab::compare_kernels(
       [&] { reference.launch(grid, block, 0, nullptr, in.get(), out.get(), n, iters); }, yours, opts);
   cudalab::expect_speedup({"heavyKernel2", "the reference solution's heavyKernel2", cmp,

@@ -57,6 +57,7 @@ class ScalabilityPerformance : public cudalab::GpuTest {
     // Every sample of the graded launch gets a changed A and a poisoned C; a random share is checked.
     cudalab::TimingOptions opts = options();
     opts.check = m.sample_check("sumMatrixGridStride", "grid=" + shape(more) + " block=" + shape(block));
+    opts.stop_when_clear_of = cudalab::threshold(key);  // sampling stops once clear of it
     cudalab::Comparison cmp =
         cudalab::compare_kernels([&] { sumMatrixGridStride<<<quarter, block>>>(m.A(), m.B(), m.C(), n, n); },
                                  [&] { sumMatrixGridStride<<<more, block>>>(m.A(), m.B(), m.C(), n, n); }, opts);
@@ -106,6 +107,7 @@ class ScalabilityPerformance : public cudalab::GpuTest {
     opts.check = m.sample_check(name, "grid=" + shape(grid) + " block=" + shape(block));
     const std::string candidate = std::string(name) + " grid " + shape(grid) + " block " + shape(block);
     if (reference) {
+      opts.stop_when_clear_of = cudalab::threshold(reference_key);  // sampling stops once clear of it
       cudalab::Comparison cmp = cudalab::compare_kernels([&] { reference(m.A(), m.B(), m.C(), n, n); },
                                                          [&] { launch(m.A(), m.B(), m.C(), n, n); }, opts);
       cudalab::expect_speedup(
@@ -116,6 +118,7 @@ class ScalabilityPerformance : public cudalab::GpuTest {
     }
     if (const std::string f = cudalab::reference_fallback(name, "the stream baseline", why_not); !f.empty())
       GTEST_FAIL() << f;
+    opts.stop_when_clear_of = cudalab::threshold(baseline_key);
     cudalab::Comparison cmp =
         cudalab::compare_kernels([&] { m.stream_same_traffic(256); }, [&] { launch(m.A(), m.B(), m.C(), n, n); }, opts);
     cudalab::expect_speedup({candidate,

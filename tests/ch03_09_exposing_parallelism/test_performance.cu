@@ -74,6 +74,7 @@ TEST_P(PickWithinMarginOfBest, Sweep) {
   const dim3 gb = grid_for(mat.nx, mat.ny, best), gp = grid_for(mat.nx, mat.ny, pick);
   cudalab::TimingOptions opts;
   opts.reps = 21;
+  opts.stop_when_clear_of = cudalab::threshold("pick_vs_best");  // sampling stops once clear of it
   cudalab::Comparison cmp =
       cudalab::compare_kernels([&] { sumMatrixReference<<<gb, best>>>(m.A(), m.B(), m.C(), mat.nx, mat.ny); },
                                [&] { sumMatrixReference<<<gp, pick>>>(m.A(), m.B(), m.C(), mat.nx, mat.ny); }, opts);
@@ -129,6 +130,7 @@ TEST_F(BlockShapeSweep, YourKernelAtItsBestShapeKeepsUpWithTheStreamBaseline) {
   // Every sample of your kernel gets a changed A and a poisoned C; a random share is checked.
   opts.check = m.sample_check("sumMatrixOnGPU2D", "block=" + shape(best));
   if (reference) {
+    opts.stop_when_clear_of = cudalab::threshold("best_vs_reference");  // sampling stops once clear of it
     cudalab::Comparison cmp =
         cudalab::compare_kernels([&] { reference(m.A(), m.B(), m.C(), n, n); },
                                  [&] { sumMatrixOnGPU2D<<<g, best>>>(m.A(), m.B(), m.C(), n, n); }, opts);
@@ -136,6 +138,7 @@ TEST_F(BlockShapeSweep, YourKernelAtItsBestShapeKeepsUpWithTheStreamBaseline) {
                              "the reference solution's sumMatrixOnGPU2D at the same shape", cmp,
                              cudalab::threshold("best_vs_reference"), "best_vs_reference", m.bytes()});
   } else {
+    opts.stop_when_clear_of = cudalab::threshold("best_vs_stream");
     cudalab::Comparison cmp = cudalab::compare_kernels(
         [&] { m.stream_same_traffic(256); }, [&] { sumMatrixOnGPU2D<<<g, best>>>(m.A(), m.B(), m.C(), n, n); }, opts);
     cudalab::expect_speedup({"sumMatrixOnGPU2D at its best shape " + shape(best),

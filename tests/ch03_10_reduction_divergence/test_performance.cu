@@ -59,6 +59,7 @@ class ReducePerformance : public cudalab::GpuTest {
     cudalab::TimingOptions opts;
     opts.reps = 31;
     opts.flush_l2 = true;
+    opts.stop_when_clear_of = cudalab::threshold(key);  // sampling stops once clear of it
     opts.check = reduction_sample_check(
         name, cudalab::context({{"n", n}, {"block", block}, {"seed", static_cast<long long>(seed())}}), seed(), input,
         pristine.get(), work.get(), out.get(), grid, block);

@@ -62,6 +62,7 @@ class UnrollPerformance : public cudalab::GpuTest {
     cudalab::TimingOptions opts;
     opts.reps = 51;
     opts.flush_l2 = true;
+    opts.stop_when_clear_of = cudalab::threshold(key);  // sampling stops once clear of it
     opts.check = reduction_sample_check(
         name,
         cudalab::context({{"n", n}, {"block", block}, {"factor", factor}, {"seed", static_cast<long long>(seed())}}),

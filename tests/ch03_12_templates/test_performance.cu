@@ -33,6 +33,7 @@ class TemplatePerformance : public cudalab::GpuTest {
     cudalab::TimingOptions opts;
     opts.reps = 51;
     opts.flush_l2 = true;
+    opts.stop_when_clear_of = cudalab::threshold(key);  // sampling stops once clear of it
     // Every sample of the template sums a changed input; a random share of them is checked.
     opts.check = reduction_sample_check(
         name, cudalab::context({{"n", n}, {"block", block}, {"seed", static_cast<long long>(seed())}}), seed(), input,

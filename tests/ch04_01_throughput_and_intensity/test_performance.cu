@@ -47,6 +47,7 @@ TEST_F(IntensityPerformance, KeepsUpWithAStreamCopyAtK1) {
   opts.check = big.sample_check(1, kA, kB, kBlock);
   const char *name = "intensityKernel k=1 (n=2^27, block 256)";
   if (reference) {
+    opts.stop_when_clear_of = cudalab::threshold("k1_vs_reference");  // sampling stops once clear of it
     cudalab::Comparison cmp =
         cudalab::compare_kernels([&] { reference_launch(reference); }, [&] { big.launch(1, kA, kB, kBlock); }, opts);
     cudalab::expect_speedup({name, "the reference solution's intensityKernel", cmp,
@@ -57,6 +58,7 @@ TEST_F(IntensityPerformance, KeepsUpWithAStreamCopyAtK1) {
           cudalab::reference_fallback("intensityKernel", "a same-structure stream copy", reference.why_not());
       !f.empty())
     GTEST_FAIL() << f;
+  opts.stop_when_clear_of = cudalab::threshold("k1_vs_stream");
   cudalab::Comparison cmp = cudalab::compare_kernels([&] { big.stream_copy_same_bytes(kBlock); },
                                                      [&] { big.launch(1, kA, kB, kBlock); }, opts);
   cudalab::expect_speedup({name, "a one-element-per-thread copy of the same floats (cudalab::launch_stream_baseline)",
@@ -78,6 +80,7 @@ class RooflineShape : public cudalab::GpuTest {
     cudalab::TimingOptions opts;
     opts.reps = 21;
     opts.check = big.sample_check(k_cand, kA, kB, kBlock);
+    opts.stop_when_clear_of = cudalab::threshold(key);  // sampling stops once clear of it
     cudalab::Comparison cmp = cudalab::compare_kernels([&] { big.launch(k_base, kA, kB, kBlock); },
                                                        [&] { big.launch(k_cand, kA, kB, kBlock); }, opts);
     for (const auto &[k, t] : {std::make_pair(k_base, cmp.baseline), std::make_pair(k_cand, cmp.candidate)})

@@ -53,6 +53,7 @@ class LayoutPerformance : public cudalab::GpuTest {
     opts.check = p.sample_check(kBlock);
     auto candidate = [&] { testInnerArray<<<grid, kBlock>>>(p.soa_data(), p.soa_result(), kN); };
     if (reference) {
+      opts.stop_when_clear_of = cudalab::threshold(reference_key);  // sampling stops once clear of it
       cudalab::Comparison cmp = cudalab::compare_kernels([&] { reference_launch(reference); }, candidate, opts);
       cudalab::expect_speedup({"testInnerArray (SoA) block 256", "the reference solution's testInnerArray", cmp,
                                cudalab::threshold(reference_key), reference_key, p.bytes()});
@@ -62,6 +63,7 @@ class LayoutPerformance : public cudalab::GpuTest {
       if (const std::string f = cudalab::reference_fallback("testInnerArray", baseline_name, reference.why_not());
           !f.empty())
         GTEST_FAIL() << f;
+    opts.stop_when_clear_of = cudalab::threshold(baseline_key);
     cudalab::Comparison cmp = cudalab::compare_kernels([&] { baseline(p); }, candidate, opts);
     cudalab::expect_speedup({"testInnerArray (SoA) block 256", baseline_name, cmp, cudalab::threshold(baseline_key),
                              baseline_key, p.bytes()});

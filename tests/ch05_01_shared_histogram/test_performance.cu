@@ -113,6 +113,7 @@ class HistogramPerformance : public cudalab::GpuTest {
     opts.reps = reps;
     opts.flush_l2 = flush;
     opts.check = sample_check();
+    opts.stop_when_clear_of = cudalab::threshold(key);  // sampling stops once clear of it
     cudalab::Comparison cmp = cudalab::compare_kernels(
         run_cub, [&] { run_shared(); }, opts);
     if (launch_failed_) GTEST_FAIL() << "run_histogram_shared failed during timing (" << ctx_ << ")";
@@ -171,6 +172,7 @@ TEST_F(HistogramPerformance, BeatsTheNaiveKernelOnUniformBytes) {
   opts.warmup = 2;
   opts.reps = 11;  // the naive kernel is slow: a few runs are plenty
   opts.check = sample_check();
+  opts.stop_when_clear_of = cudalab::threshold("shared_vs_global");  // sampling stops once clear of it
   cudalab::Comparison cmp = cudalab::compare_kernels(
       run_naive, [&] { run_shared(); }, opts);
   if (launch_failed_) GTEST_FAIL() << "run_histogram_shared failed during timing (" << ctx_ << ")";

@@ -111,6 +111,7 @@ TEST_F(ConstantPerformance, UniformCoefficientsKeepUpWithGlobalLoads) {
   if (reference) {
     cudalab::TimingOptions opts = options();
     opts.check = changing_x_check("polynomialConstant", ctx, dx.get(), nullptr, dy.get(), kN, coef, count, 1, seed());
+    opts.stop_when_clear_of = cudalab::threshold("uniform_constant_vs_reference");  // sampling stops once clear of it
     const cudalab::Comparison cmp =
         cudalab::compare_kernels([&] { reference.launch(grid, kBlock, 0, nullptr, dx.get(), dy.get(), kN, count); },
                                  [&] { polynomialConstant<<<grid, kBlock>>>(dx.get(), dy.get(), kN, count); }, opts);
@@ -134,6 +135,7 @@ TEST_F(ConstantPerformance, UniformCoefficientsKeepUpWithGlobalLoads) {
 
   cudalab::TimingOptions opts = options();
   opts.check = changing_x_check("polynomialConstant", ctx, dx.get(), nullptr, dy.get(), kN, coef, count, 1, seed());
+  opts.stop_when_clear_of = cudalab::threshold("uniform_constant_vs_global_min");
   const cudalab::Comparison cmp = cudalab::compare_kernels(
       [&] { polynomialGlobalBaseline<<<grid, kBlock>>>(dx.get(), dcoef.get(), dy.get(), kN, count); },
       [&] { polynomialConstant<<<grid, kBlock>>>(dx.get(), dy.get(), kN, count); }, opts);
@@ -189,6 +191,7 @@ TEST_F(ConstantPerformance, NonUniformLookupFromGlobalBeatsSerialisedConstant) {
     cudalab::TimingOptions opts = options();
     opts.check = changing_x_check("lookupGlobal", ctx, dx.get(), dkey.get(), dy.get(), kN, sets, kSetCoefficients,
                                   kNumSets, seed());
+    opts.stop_when_clear_of = cudalab::threshold("global_lookup_vs_reference");  // sampling stops once clear of it
     const cudalab::Comparison cmp = cudalab::compare_kernels(
         [&] { reference.launch(grid, kBlock, 0, nullptr, dx.get(), dkey.get(), dsets.get(), dy.get(), kN); },
         [&] { lookupGlobal<<<grid, kBlock>>>(dx.get(), dkey.get(), dsets.get(), dy.get(), kN); }, opts);
@@ -212,6 +215,7 @@ TEST_F(ConstantPerformance, NonUniformLookupFromGlobalBeatsSerialisedConstant) {
   cudalab::TimingOptions opts = options();
   opts.check = changing_x_check("lookupGlobal", ctx, dx.get(), dkey.get(), dy.get(), kN, sets, kSetCoefficients,
                                 kNumSets, seed());
+  opts.stop_when_clear_of = cudalab::threshold("global_lookup_vs_serialised_constant");
   const cudalab::Comparison cmp = cudalab::compare_kernels(
       [&] { lookupConstantBaseline<<<grid, kBlock>>>(dx.get(), dkey.get(), dy.get(), kN); },
       [&] { lookupGlobal<<<grid, kBlock>>>(dx.get(), dkey.get(), dsets.get(), dy.get(), kN); }, opts);

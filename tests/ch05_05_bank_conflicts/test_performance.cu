@@ -94,6 +94,7 @@ TEST_F(TransposePerformance, PaddedTileIsClearlyFasterThanTheConflictedOne) {
   // Each launch of transposeSharedPadded in a timed run writes 4 KiB further on than the one before
   // (sample_output), so what every launch wrote can be checked afterwards.
   opts.check = data_.sample_check("transposeSharedPadded", launches);
+  opts.stop_when_clear_of = cudalab::threshold("padded_vs_shared");  // sampling stops once clear of it
   cudalab::Comparison cmp = cudalab::compare_kernels(
       [&] { launch_transpose_shared(data_.input(), data_.output(), rows, cols); },
       [&] { launch_transpose_padded(data_.input(), data_.sample_output(), rows, cols); }, opts);
@@ -113,6 +114,7 @@ TEST_F(TransposePerformance, PaddedTileKeepsUpWithATiledCopy) {
   if (const TransposeLaunch reference = reference_padded(&why)) {
     cudalab::TimingOptions opts = options();
     opts.check = data_.sample_check("transposeSharedPadded");
+    opts.stop_when_clear_of = cudalab::threshold("padded_vs_reference");  // sampling stops once clear of it
     cudalab::Comparison cmp =
         cudalab::compare_kernels([&] { reference(data_.input(), data_.output(), kRows, kCols); },
                                  [&] { launch_transpose_padded(data_.input(), data_.output(), kRows, kCols); }, opts);
@@ -125,6 +127,7 @@ TEST_F(TransposePerformance, PaddedTileKeepsUpWithATiledCopy) {
   const dim3 grid = transpose_grid(kRows, kCols), block = transpose_block();
   cudalab::TimingOptions opts = options();
   opts.check = data_.sample_check("transposeSharedPadded");
+  opts.stop_when_clear_of = cudalab::threshold("padded_vs_copy");
   cudalab::Comparison cmp =
       cudalab::compare_kernels([&] { copyTiledBaseline<<<grid, block>>>(data_.input(), data_.output(), kRows, kCols); },
                                [&] { launch_transpose_padded(data_.input(), data_.output(), kRows, kCols); }, opts);

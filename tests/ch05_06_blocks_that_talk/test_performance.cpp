@@ -93,6 +93,8 @@ class SinglePassPerformance : public cudalab::GpuTest {
     cudalab::TimingOptions opts;
     opts.reps = reps;
     opts.launches = launches;
+    // Sampling stops once every pair is clear of the threshold graded below.
+    opts.stop_when_clear_of = cudalab::threshold(reference ? reference_key : key);
     // Every timed run sums inputs with one element of each copy changed (the sums kept up to date),
     // into totals that were poisoned before it; a random share of the runs (the first and the last
     // always) has every launch's total checked against its own copy's sum.

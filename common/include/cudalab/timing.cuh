@@ -51,7 +51,9 @@ struct TimingOptions {
   /// timed and every pair's ratio is at least threshold x (1 + `clear_margin`), or every one at most
   /// threshold / (1 + `clear_margin`), sampling stops (detail::clear_of). Then every pair is on one
   /// side, so both medians are too (b_i >= t c_i for all i gives median(b) >= t median(c)): the grade
-  /// is the one these samples give, and a result near the threshold still gets every rep.
+  /// is the one these samples give, and a result near the threshold still gets every rep. The
+  /// setting CUDALAB_TIMING_FULL (anything but "" or "0"; tools/calibrate.py sets it) turns it off,
+  /// so that a calibration run sees every rep (detail::stop_threshold).
   double stop_when_clear_of = 0.0;
   int min_reps = 9;            ///< timed pairs before sampling may stop (stop_when_clear_of)
   double clear_margin = 0.10;  ///< how far every pair must be from the threshold to stop early
@@ -103,6 +105,10 @@ namespace detail {
 /// @p min_reps pairs are in and every a_i / b_i >= threshold x (1 + margin) (clearly passes), -1
 /// when every one is <= threshold / (1 + margin) (clearly fails), 0 otherwise (keep sampling).
 int clear_of(const std::vector<double> &a, const std::vector<double> &b, double threshold, int min_reps, double margin);
+
+/// @brief The threshold compare_kernels stops at: @p opts.stop_when_clear_of, or 0 (every rep is
+/// timed) where the setting CUDALAB_TIMING_FULL is set to anything but "" or "0".
+double stop_threshold(const TimingOptions &opts);
 
 /// @brief What the test programs watch in every timed sample (common/testing/launch_recorder.cpp
 /// sets it): @p begin runs before the sample's start event, @p end after its stop event and returns

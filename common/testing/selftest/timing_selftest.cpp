@@ -1,6 +1,7 @@
 // The stopping rule of the timed tests (TimingOptions::stop_when_clear_of, detail::clear_of), on the
 // host: no GPU. It may stop only where the grade of the samples so far cannot be on the other side
-// of the threshold, and never before min_reps pairs.
+// of the threshold, and never before min_reps pairs; CUDALAB_TIMING_FULL turns it off.
+#include "cudalab/settings.hpp"
 #include "cudalab/timing.cuh"
 
 #include <gtest/gtest.h>
@@ -77,6 +78,24 @@ TEST(TimingStopRule, AStopNeverDisagreesWithTheMediansOfTheSamePairs) {
     if (stop < 0) EXPECT_LT(graded, threshold) << "trial " << trial;
   }
   EXPECT_GT(stops, 100);  // the rule does stop where the answer is clear
+}
+
+// CUDALAB_TIMING_FULL (tools/calibrate.py sets it): every rep is timed, whatever the test asks.
+TEST(TimingStopRule, TimingFullSettingTurnsItOff) {
+  cudalab::TimingOptions opts;
+  opts.stop_when_clear_of = 0.8;
+  const char *const name = "CUDALAB_TIMING_FULL";
+  cudalab::detail::override_setting(name, nullptr);
+  EXPECT_EQ(cudalab::detail::stop_threshold(opts), 0.8);
+  cudalab::detail::override_setting(name, "0");
+  EXPECT_EQ(cudalab::detail::stop_threshold(opts), 0.8);
+  cudalab::detail::override_setting(name, "1");
+  EXPECT_EQ(cudalab::detail::stop_threshold(opts), 0.0);
+  cudalab::detail::override_setting(name, "yes");
+  EXPECT_EQ(cudalab::detail::stop_threshold(opts), 0.0);
+  opts.stop_when_clear_of = 0.0;  // off stays off
+  cudalab::detail::override_setting(name, nullptr);
+  EXPECT_EQ(cudalab::detail::stop_threshold(opts), 0.0);
 }
 
 }  // namespace
