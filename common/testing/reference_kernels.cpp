@@ -29,8 +29,8 @@ struct Loader {
       return;
     }
     if (!driver_entry("cuLibraryLoadData", load) || !driver_entry("cuLibraryGetKernel", get_kernel) ||
-        !driver_entry("cuKernelGetFunction", get_function) ||
-        !driver_entry("cuLibraryGetGlobal", get_global) || !driver_entry("cuGetErrorName", error_name)) {
+        !driver_entry("cuKernelGetFunction", get_function) || !driver_entry("cuLibraryGetGlobal", get_global) ||
+        !driver_entry("cuGetErrorName", error_name)) {
       why = "this driver has no library API (CUDA 12.0 or newer needed)";
       (void)cudaGetLastError();
       return;
@@ -78,18 +78,26 @@ std::string reference_fallback(const std::string &kernel, const std::string &bas
 
 namespace cudalab::detail {
 
-const void *reference_handle(const char *mangled, std::string *why) {
+/// The loaded images in the runtime's current context, or nullptr with the reason in @p why.
+static Loader *ready_loader(std::string *why) {
   Loader &l = loader();
   if (!l.why.empty()) {
     *why = l.why;
     return nullptr;
   }
-  // Make sure the runtime has made its context current: the kernel is loaded into it.
+  // Make sure the runtime has made its context current: the images are loaded into it.
   if (cudaError_t err = cudaFree(nullptr); err != cudaSuccess) {
     *why = std::string("no CUDA context: ") + cudaGetErrorName(err);
     (void)cudaGetLastError();
     return nullptr;
   }
+  return &l;
+}
+
+const void *reference_handle(const char *mangled, std::string *why) {
+  Loader *ready = ready_loader(why);
+  if (ready == nullptr) return nullptr;
+  const Loader &l = *ready;
   for (CUlibrary library : l.libraries) {
     CUkernel kernel = nullptr;
     if (l.get_kernel(&kernel, library, mangled) != CUDA_SUCCESS) continue;
@@ -111,21 +119,13 @@ const void *reference_handle(const char *mangled, std::string *why) {
 namespace cudalab {
 
 void *reference_global(const char *name, std::size_t *bytes, std::string *why) {
-  detail::Loader &l = detail::loader();
   *bytes = 0;
-  if (!l.why.empty()) {
-    *why = l.why;
-    return nullptr;
-  }
-  if (cudaError_t err = cudaFree(nullptr); err != cudaSuccess) {
-    *why = std::string("no CUDA context: ") + cudaGetErrorName(err);
-    (void)cudaGetLastError();
-    return nullptr;
-  }
-  for (CUlibrary library : l.libraries) {
+  const detail::Loader *l = detail::ready_loader(why);
+  if (l == nullptr) return nullptr;
+  for (CUlibrary library : l->libraries) {
     CUdeviceptr address = 0;
     std::size_t size = 0;
-    if (l.get_global(&address, &size, library, name) != CUDA_SUCCESS) continue;
+    if (l->get_global(&address, &size, library, name) != CUDA_SUCCESS) continue;
     why->clear();
     *bytes = size;
     return reinterpret_cast<void *>(address);
