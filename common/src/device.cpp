@@ -1,8 +1,14 @@
 #include "cudalab/device.cuh"
 #include "cudalab/timing.cuh"
 
+#include "cudalab/settings.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 namespace cudalab {
 
@@ -99,7 +105,23 @@ bool gpu_available(std::string *why) {
   return true;
 }
 
+namespace detail {
+void profile_output_to_file() {
+  const char *path = setting("CUDALAB_PROFILE_OUTPUT");
+  if (path == nullptr || *path == '\0') return;
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0 || ::dup2(fd, 1) < 0 || ::dup2(fd, 2) < 0) {
+    std::fprintf(stderr, "[ CUDALAB  ] reason: profile target: cannot write its output to %s\n", path);
+    std::exit(1);
+  }
+  ::close(fd);
+}
+}  // namespace detail
+
 bool driver_start(int argc, char **argv, std::string *which) {
+  detail::profile_output_to_file();  // first: nothing the program prints may reach ncu's report
   std::string why;
   if (!gpu_available(&why)) {
     std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());

@@ -1,11 +1,15 @@
 #include "cudalab/ncu.hpp"
 #include "cudalab/settings.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
+#include <vector>
 
 namespace cudalab {
 
@@ -86,9 +90,30 @@ NcuResult run_ncu(const std::string &ncu, const std::string &target, const std::
   for (const std::string &m : metrics) list += (list.empty() ? "" : ",") + m;
   r.command = "\"" + ncu + "\" --clock-control none --csv --print-units base -k regex:" + kernel_regex + " --metrics " +
               list + " \"" + target + "\"" + (args.empty() ? "" : " " + args);
+  // Two channels: ncu's own output (its report, its errors) comes through the pipe; the profile
+  // target's output, which holds whatever the lab's kernels and launchers print, goes to a file of
+  // its own (cudalab::driver_start, CUDALAB_PROFILE_OUTPUT). A kernel that prints a CSV report, a
+  // skip line or ERR_NVGPUCTRPERM can then never pass for the profiler.
+  std::string dir = "/tmp";
+  if (const char *t = std::getenv("TMPDIR"); t && *t && std::string(t).find('\'') == std::string::npos) dir = t;
+  std::string path = dir + "/cudalab-ncu-XXXXXX";
+  std::vector<char> name(path.begin(), path.end());
+  name.push_back('\0');
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) {
+    r.message = "cannot create a file for the profile target's output in " + dir + " (set TMPDIR)";
+    return r;
+  }
+  ::close(fd);
+  path = name.data();
   int rc = 0;
-  r.output = run(r.command, &rc);
-  if (r.output.find("ERR_NVGPUCTRPERM") != std::string::npos) {
+  const std::string report = run("CUDALAB_PROFILE_OUTPUT='" + path + "' " + r.command, &rc);
+  std::string target_output;
+  if (std::ifstream in(path); in) target_output.assign(std::istreambuf_iterator<char>(in), {});
+  ::unlink(path.c_str());
+  r.output = report;
+  if (!target_output.empty()) r.output += "--- the profile target's own output ---\n" + target_output;
+  if (report.find("ERR_NVGPUCTRPERM") != std::string::npos) {
     r.status = NcuResult::Status::kSkip;
     r.counters_unavailable = true;
     r.message =
@@ -96,16 +121,11 @@ NcuResult run_ncu(const std::string &ncu, const std::string &target, const std::
         "restricted to administrators; see https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
     return r;
   }
-  if (std::string why = after(r.output, "[ CUDALAB  ] skipped: "); !why.empty()) {
-    r.status = NcuResult::Status::kSkip;
+  if (std::string why = after(target_output, "[ CUDALAB  ] reason: "); !why.empty()) {
     r.message = why;
     return r;
   }
-  if (std::string why = after(r.output, "[ CUDALAB  ] reason: "); !why.empty()) {
-    r.message = why;
-    return r;
-  }
-  std::istringstream is(r.output);
+  std::istringstream is(report);
   std::string line;
   int k_col = -1, m_col = -1, v_col = -1;
   while (std::getline(is, line)) {
@@ -117,6 +137,7 @@ NcuResult run_ncu(const std::string &ncu, const std::string &target, const std::
         if (f[i] == "Metric Name") m_col = i;
         if (f[i] == "Metric Value") v_col = i;
       }
+      if (m_col < 0 || v_col < 0) k_col = -1;  // not the header: look further
       continue;
     }
     if (static_cast<int>(f.size()) <= std::max({k_col, m_col, v_col})) continue;
@@ -125,6 +146,13 @@ NcuResult run_ncu(const std::string &ncu, const std::string &target, const std::
       if (ch != ',') value += ch;
     const std::string kernel = f[k_col].substr(0, f[k_col].find('('));
     r.values[kernel][f[m_col]] = std::atof(value.c_str());
+  }
+  if (std::string why = after(target_output, "[ CUDALAB  ] skipped: "); r.values.empty() && !why.empty()) {
+    // Only a target that finds no usable GPU says this (where this test found one) and profiles
+    // nothing: a plain skip (0 points), never "not applicable".
+    r.status = NcuResult::Status::kSkip;
+    r.message = "the profile target did not run: " + why;
+    return r;
   }
   if (rc != 0 || r.values.empty()) {
     std::printf("%s\n", r.output.c_str());

@@ -56,8 +56,18 @@ std::string no_gpu_reason(cudaError_t err, int device_count, int driver_version,
 /// @brief The start of a test-side driver's main() (compute-sanitizer drivers, Nsight Compute
 /// profile targets). Returns false -- main() then returns 0 -- after printing
 /// "[ CUDALAB  ] skipped: <why>" when no usable GPU exists, and for `--probe`; otherwise true,
-/// with @p which (if not null) set to argv[1], or "" when there is none.
+/// with @p which (if not null) set to argv[1], or "" when there is none. Where the setting
+/// CUDALAB_PROFILE_OUTPUT names a file (cudalab::run_ncu), everything the program prints from then
+/// on goes to that file, apart from the profiler's own output.
 bool driver_start(int argc, char **argv, std::string *which);
+
+namespace detail {
+/// @brief Where the setting CUDALAB_PROFILE_OUTPUT names a file, sends this program's standard
+/// output and error there (file descriptors 1 and 2), so that under Nsight Compute the profiler's
+/// report is the only thing on its own output; otherwise does nothing. The first step of
+/// driver_start(); exits with status 1 when the file cannot be written.
+void profile_output_to_file();
+}  // namespace detail
 
 /// @brief Prints "[ CUDALAB  ] reason: <why>" (the line the score table shows) and returns 1, the
 /// exit code of a driver whose check failed.
