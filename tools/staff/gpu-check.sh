@@ -142,7 +142,7 @@ done
 # hold_memory <MiB>: allocates all but <MiB> of the GPU's free memory and holds it until killed;
 # prints one line when it holds it (or why it cannot) to stdout.
 hold_memory() {
-  python3 -u - "$1" <<'PY'
+  exec python3 -u - "$1" <<'PY'  # exec: the holder is this process, so killing it frees the memory
 import ctypes, ctypes.util, glob, os, shutil, signal, sys, time
 leave = int(sys.argv[1]) << 20
 names = []
