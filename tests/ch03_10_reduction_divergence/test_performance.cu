@@ -1,5 +1,8 @@
 // ch03_10 performance: the less-divergent kernels against the reference solution's (or, without it,
-// the divergent baseline), and reduceInterleaved against your reduceNeighboredLess, side by side.
+// the divergent baseline), side by side. Interleaved against neighbored-less pairs is the lesson,
+// not a grade: the two differ by 10-15 % in time (too little to tell apart on every GPU, and a
+// correct kernel with a costlier barrier measured below 1.0); Technique.* refuses one kernel's
+// code in the other's slot instead.
 #include "baseline.cuh"
 #include "reduce_timing.cuh"
 #include "reduction.cuh"
@@ -78,21 +81,6 @@ TEST_F(ReducePerformance, NeighboredLessBeatsDivergentBaseline) {
 TEST_F(ReducePerformance, InterleavedBeatsDivergentBaseline) {
   keeps_up("reduceInterleaved", reduceInterleaved, "_Z17reduceInterleavedPiS_j", "interleaved_vs_reference",
            "interleaved_speedup");
-}
-
-// Interleaved pairs read consecutive ints; the remapped neighbored pairs read with a stride of
-// 2*stride ints. Both are far ahead of the divergent baseline, so that test alone cannot tell a
-// reduceNeighboredLess body in the interleaved slot (1.86x on an H200, required 1.85x) from the
-// real thing: this one times your two kernels against each other.
-TEST_F(ReducePerformance, InterleavedBeatsYourNeighboredLess) {
-  const std::string error = reduction_error("reduceNeighboredLess", reduceNeighboredLess, 1u << 24, 512, 512, seed());
-  if (!error.empty())
-    GTEST_FAIL() << "reduceNeighboredLess is the baseline of this test and must be correct: " << error;
-  const unsigned int grid = reduce_grid(1u << 24, 512);
-  speedup_over(
-      "reduceInterleaved", reduceInterleaved, "your reduceNeighboredLess",
-      [&](int *in, int *out, unsigned int n) { reduceNeighboredLess<<<grid, 512>>>(in, out, n); },
-      "interleaved_over_neighbored_less");
 }
 
 }  // namespace

@@ -204,6 +204,32 @@ TEST(TechniqueFacts, CountOrderAndAfterLastCanFail) {
   EXPECT_NE(failures[0].find("Check of the compiled code (PTX)"), std::string::npos) << failures[0];
 }
 
+// Two kernels in one file: _Z1aPi and _Z1bPi, whose bodies differ only where they name themselves
+// (parameters, labels' function numbers) unless @p b_extra adds an instruction to b.
+std::string two_kernels(const std::string &name, const std::string &b_extra) {
+  const auto kernel = [](const std::string &k, int fn, const std::string &extra) {
+    const std::string p = "_Z1" + k + "Pi_param_0";
+    return ".visible .entry _Z1" + k + "Pi(\n\t.param .u64 " + p + "\n)\n{\n\tld.param.u64 \t%rd1, [" + p +
+           "];\n\tmov.u32 \t%r1, %tid.x;\n\tsetp.gt.u32 \t%p1, %r1, 15;\n\t@%p1 bra \t$L__BB" + std::to_string(fn) +
+           "_2;\n" + extra + "\tst.global.u32 \t[%rd1], %r1;\n$L__BB" + std::to_string(fn) + "_2:\n\tret;\n}\n";
+  };
+  const std::string path = testing::TempDir() + "technique_selftest_" + name + ".ptx";
+  std::ofstream(path) << ".version 8.0\n.target sm_75\n.address_size 64\n\n"
+                      << kernel("a", 0, "") << kernel("b", 1, b_extra);
+  return path;
+}
+
+TEST(TechniqueFacts, NotTheCodeOfFailsOnACopyOnly) {
+  using F = technique::Fact;
+  const technique::Technique t{"b", "_Z1b", "a self-test", {F{F::NotTheCodeOf, "_Z1a", "", -1, -1, "its own", {}}}};
+  const std::vector<std::string> copy = technique::check(two_kernels("copy", ""), t);
+  ASSERT_EQ(copy.size(), 1u);
+  EXPECT_NE(copy[0].find("exactly the instructions of"), std::string::npos) << copy[0];
+  EXPECT_TRUE(technique::check(two_kernels("own", "\tadd.s32 \t%r1, %r1, 1;\n"), t).empty());
+  const technique::Technique missing{"b", "_Z1b", "", {F{F::NotTheCodeOf, "_Z1c", "", -1, -1, "", {}}}};
+  EXPECT_TRUE(technique::check(two_kernels("missing", ""), missing).empty());  // no such kernel: no copy
+}
+
 // The last warp's steps: `s[tid] += s[tid + 16]; __syncwarp();` (the read of lane t + 16's element
 // and the write of one's own in one step), the same step guarded by `if (tid < 16)`, and the
 // Programming Guide's correct form (read, __syncwarp(), write).

@@ -30,10 +30,11 @@ namespace technique {
 
 /// One fact about a kernel's compiled code (see docs/grading.md, "The technique manifest").
 struct Fact {
-  enum Kind { Count, Order, AfterLast, BeforeFirst, Any };
+  enum Kind { Count, Order, AfterLast, BeforeFirst, Any, NotTheCodeOf };
   Kind kind = Count;
   std::string a;               ///< Count: the opcode regex; Order: the regex that must come first;
-                               ///< AfterLast/BeforeFirst: the regex of the boundary instruction
+                               ///< AfterLast/BeforeFirst: the regex of the boundary instruction;
+                               ///< NotTheCodeOf: the other kernel's mangled-name prefix
   std::string b;               ///< Order: the regex that must come after; AfterLast/BeforeFirst: the counted regex
   int min = -1;                ///< at least this many (-1: no lower bound)
   int max = -1;                ///< at most this many (-1: no upper bound)
@@ -121,6 +122,8 @@ inline std::string check_fact(const ptx_code::Kernel &k, const Fact &f) {
       return "expected " + detail::bounds(f) + " instructions matching /" + f.b + "/ " + where + " /" + f.a + "/ (" +
              k.lines[at] + "), found " + std::to_string(n);
     }
+    case Fact::NotTheCodeOf:
+      return "";  // needs the other kernel: check() compares the two
     case Fact::Any: {
       std::string all;
       for (const Fact &g : f.any) {
@@ -134,6 +137,34 @@ inline std::string check_fact(const ptx_code::Kernel &k, const Fact &f) {
   return "unknown fact";
 }
 
+namespace detail {
+
+/// The kernel's instructions with what names the kernel itself taken out: its mangled name (in
+/// its parameters and its static shared arrays) and the function number in its labels.
+inline std::vector<std::string> own_name_removed(const ptx_code::Kernel &k) {
+  const std::string name = k.name.rfind("_Z", 0) == 0 ? k.name.substr(2) : k.name;
+  static const std::regex label(R"(\$L__BB[0-9]+_)");
+  std::vector<std::string> out;
+  for (std::string line : k.lines) {
+    for (std::size_t at; !name.empty() && (at = line.find(name)) != std::string::npos;)
+      line.replace(at, name.size(), "<kernel>");
+    out.push_back(std::regex_replace(line, label, "$$L__BB_"));
+  }
+  return out;
+}
+
+}  // namespace detail
+
+/// @brief Checks a NotTheCodeOf fact: "" when kernel @p k compiles to other instructions than the
+/// kernel @p f.a of the same PTX file (names and label numbers aside), else a sentence.
+inline std::string check_not_the_code_of(const std::string &ptx_path, const ptx_code::Kernel &k, const Fact &f) {
+  const ptx_code::Kernel other = ptx_code::kernel(ptx_path, {f.a});
+  if (!other.found || other.name == k.name) return "";  // no such kernel here: nothing to be a copy of
+  if (detail::own_name_removed(k) != detail::own_name_removed(other)) return "";
+  return "it compiles to exactly the instructions of " + ptx_code::detail::readable(other.name) + " (" +
+         std::to_string(k.lines.size()) + " instructions, the same one by one): one kernel's code in two slots";
+}
+
 /// @brief Every failed fact of @p t in the kernel's PTX at @p ptx_path, as one message per fact
 /// naming the kernel, the technique, the fact's reason and the expected and actual figures.
 inline std::vector<std::string> check(const std::string &ptx_path, const Technique &t) {
@@ -141,7 +172,7 @@ inline std::vector<std::string> check(const std::string &ptx_path, const Techniq
   if (!k.found) return {k.error};
   std::vector<std::string> out;
   for (const Fact &f : t.facts) {
-    const std::string r = check_fact(k, f);
+    const std::string r = f.kind == Fact::NotTheCodeOf ? check_not_the_code_of(ptx_path, k, f) : check_fact(k, f);
     if (!r.empty())
       out.push_back(t.kernel + " (technique: " + t.teaches + "): " + f.why + " -- " + r +
                     ". Check of the compiled code (PTX), " + ptx_path);
