@@ -1,5 +1,6 @@
 # cmake -DOBJECTS=<object>|<object>... -DLIBRARY=<lab's shared library> -DNM=<nm> [-DOBJDUMP=<objdump>]
 #       [-DREADELF=<readelf>] -DSOURCE_DIR=<dir of the lab's sources> -DSTATE=<lab's build dir>
+#       [-DLINK_DIRS=<dir>|<dir>...]
 #       -P CheckLabSymbols.cmake
 #
 # Run after a lab's shared library is linked. What the lab's code may DEFINE is an allowlist, kept
@@ -27,7 +28,11 @@
 #    calls, so it could call the timer (cudalab::detail::set_sample_watch turns the sample watch
 #    off), the settings, the launch recorder or the tests' helpers. Of cudalab it may call only the
 #    device query a lab is given (cudalab::DeviceInfo, query_device, describe_device) and
-#    describe_error (allowed_cudalab below).
+#    describe_error (allowed_cudalab below);
+#  - and, as an allowlist, whatever else it uses from outside itself: only names that the libraries
+#    it links define (its DT_NEEDED entries: libc, libstdc++, libgcc, the CUDA runtime, found in
+#    LINK_DIRS), the test program's wrappers of the runtime (__wrap_*) and the host UB checks'
+#    handlers. A helper or checker of the test programs, in whatever namespace, is none of these.
 #
 # No lab needs any of them: a kernel, its launcher and a model of the hardware compute and return.
 # A violation is reported with the file and the symbol; the library is removed and the lab's
@@ -256,6 +261,60 @@ if(LIBRARY AND EXPORTS)
         list(APPEND problems "${LIBRARY}: error: exports ${name} (cmake/CheckLabSymbols.cmake), which the lab's header does not declare")
       endif()
     endforeach()
+  endif()
+endif()
+# What the library uses from outside itself, as an allowlist: a name that one of the libraries it
+# links (its DT_NEEDED: libc, libstdc++, libgcc, the CUDA runtime) defines, the test program's
+# wrappers of the runtime's launch and wait calls (__wrap_*, cudalab_add_lab) or the host UB checks'
+# handlers (__ubsan_handle_*). Anything else would bind to the test program's own functions and
+# variables (the tests' helpers and checkers, whatever namespace they are in).
+if(LIBRARY AND READELF AND LINK_DIRS)
+  string(REPLACE "|" ";" LINK_DIRS "${LINK_DIRS}")
+  execute_process(COMMAND ${READELF} -dW ${LIBRARY} OUTPUT_VARIABLE dynamic RESULT_VARIABLE rc_d ERROR_QUIET)
+  execute_process(COMMAND ${NM} -D --undefined-only ${LIBRARY} OUTPUT_VARIABLE undefined RESULT_VARIABLE rc_u ERROR_QUIET)
+  set(available ";")
+  set(unchecked "")
+  if(rc_d EQUAL 0 AND rc_u EQUAL 0)
+    string(REGEX MATCHALL "\\(NEEDED\\)[^[]*\\[[^]]+\\]" needed_lines "${dynamic}")
+    foreach(entry IN LISTS needed_lines)
+      string(REGEX REPLACE ".*\\[([^]]+)\\]$" "\\1" soname "${entry}")
+      set(found "")
+      foreach(dir IN LISTS LINK_DIRS)
+        if(EXISTS "${dir}/${soname}")
+          set(found "${dir}/${soname}")
+          break()
+        endif()
+      endforeach()
+      if(NOT found)
+        set(unchecked "${soname}")
+        break()
+      endif()
+      execute_process(COMMAND ${NM} -D --defined-only ${found} OUTPUT_VARIABLE defs RESULT_VARIABLE rc ERROR_QUIET)
+      if(NOT rc EQUAL 0)
+        set(unchecked "${soname}")
+        break()
+      endif()
+      string(REGEX REPLACE "[0-9a-fA-F]* [A-Za-z] ([^@\n]+)[^\n]*\n" "\\1;" defs "${defs}")
+      string(APPEND available "${defs}")
+    endforeach()
+    if(unchecked)
+      message(WARNING "cuda-labs: ${LIBRARY}: ${unchecked} was not found in ${LINK_DIRS}: what the lab's code uses "
+                      "from outside itself was not checked (cmake/CheckLabSymbols.cmake)")
+    else()
+      string(REGEX MATCHALL "[ \t]U [^@\n]+" uses "${undefined}")
+      foreach(use IN LISTS uses)
+        string(REGEX REPLACE "^[ \t]U " "" name "${use}")
+        if(name MATCHES "^(__wrap_|__ubsan_handle_)")
+          continue()
+        endif()
+        string(FIND "${available}" ";${name};" at)
+        if(at EQUAL -1)
+          list(APPEND problems "${LIBRARY}: error: uses ${name} (cmake/CheckLabSymbols.cmake), which neither the C and \
+C++ libraries nor the CUDA runtime define: the lab's code may use no function or variable of the test programs (the \
+tests' helpers and checks)")
+        endif()
+      endforeach()
+    endif()
   endif()
 endif()
 if(problems)

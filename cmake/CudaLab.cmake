@@ -1077,10 +1077,17 @@ function(cudalab_add_lab lab)
             -P ${CUDALAB_ROOT}cmake/KeptPtx.cmake)
   if(CMAKE_NM)  # what the lab's code may not do inside the tests (cmake/CheckLabSymbols.cmake)
     list(JOIN exports "|" exports)
+    # Where the libraries the lab's library links (libc, libstdc++, the CUDA runtime) are found: what
+    # it may use from outside itself is what they define.
+    set(_cudalab_link_dirs ${CUDAToolkit_LIBRARY_DIR} ${CMAKE_CUDA_IMPLICIT_LINK_DIRECTORIES}
+                           ${CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES} /lib64 /usr/lib64 /lib /usr/lib)
+    list(REMOVE_DUPLICATES _cudalab_link_dirs)
+    list(JOIN _cudalab_link_dirs "|" _cudalab_link_dirs)
     add_custom_command(TARGET ${lab} POST_BUILD VERBATIM
       COMMAND ${CMAKE_COMMAND} "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:${lab}>,|>" -DLIBRARY=$<TARGET_FILE:${lab}>
               "-DEXPORTS=${exports}" -DNM=${CMAKE_NM} -DOBJDUMP=${CMAKE_OBJDUMP} -DREADELF=${CMAKE_READELF}
               -DSOURCE_DIR=${CUDALAB_ROOT}${variant}/${lab} -DSTATE=${CMAKE_CURRENT_BINARY_DIR}
+              "-DLINK_DIRS=${_cudalab_link_dirs}"
               -P ${CUDALAB_ROOT}cmake/CheckLabSymbols.cmake)
   endif()
   target_include_directories(${lab} PUBLIC ${CUDALAB_LABS_DIR}/${lab})
