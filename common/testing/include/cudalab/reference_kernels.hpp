@@ -9,6 +9,8 @@
 /// reference: reference_kernel() says why, and the test grades against its baseline as before.
 #pragma once
 
+#include "cudalab/memory_wait.hpp"
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -89,17 +91,29 @@ RefKernel<P...> reference_kernel(void (*decl)(P...), const char *mangled) {
 /// returns "" when its output is right on the test's own check, or what went wrong. A kernel
 /// whose trial went wrong comes back empty, its reason in why_not(), so that the test never
 /// grades against a reference that does not compute the right thing on this GPU.
+/// Where loading or the trial ran out of GPU memory (other programs hold it), it waits as the
+/// tests' own allocations do (cudalab::MemoryWait, up to 30 s) and tries again, so that memory
+/// taken by a browser or another test for a moment does not send the test to its baseline.
 template <class Trial, class... P>
 RefKernel<P...> checked_reference_kernel(void (*decl)(P...), const char *mangled, Trial &&trial) {
-  RefKernel<P...> k = reference_kernel(decl, mangled);
-  if (!k) return k;
-  const std::string wrong = trial(static_cast<const RefKernel<P...> &>(k));
-  if (!wrong.empty()) {
+  const auto out_of_memory = [](const std::string &why) {
+    return why.find("OUT_OF_MEMORY") != std::string::npos || why.find("MemoryAllocation") != std::string::npos ||
+           why.find("out of memory") != std::string::npos;
+  };
+  for (MemoryWait wait;;) {
+    RefKernel<P...> k = reference_kernel(decl, mangled);
+    if (!k) {
+      if (out_of_memory(k.why_) && wait.pause()) continue;
+      return k;
+    }
+    const std::string wrong = trial(static_cast<const RefKernel<P...> &>(k));
+    if (wrong.empty()) return k;
     (void)cudaGetLastError();
+    if (out_of_memory(wrong) && wait.pause()) continue;
     k.handle_ = nullptr;
     k.why_ = "its trial run went wrong: " + wrong;
+    return k;
   }
-  return k;
 }
 
 /// @brief What a timed test does when the reference cannot be used for @p kernel (@p why_not, the

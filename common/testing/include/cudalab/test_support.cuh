@@ -10,6 +10,7 @@
 #include "cudalab/check.cuh"
 #include "cudalab/data.hpp"
 #include "cudalab/device.cuh"
+#include "cudalab/memory_wait.hpp"
 #include "cudalab/ncu.hpp"
 #include "cudalab/thresholds.hpp"
 #include "cudalab/timing.cuh"
@@ -98,21 +99,8 @@ std::size_t free_device_memory();
 /// before any student code runs in the test.
 std::string lacks_free_memory(std::size_t bytes, const std::string &what, bool *gpu_too_small = nullptr);
 
-/// @brief The wait of CUDALAB_ASSERT_OK and CUDALAB_REQUIRE_FREE_MEMORY for GPU memory that other
-/// programs (the other tests of a parallel ctest run) hold for a while: again(err) is true, after a
-/// pause, while @p err is cudaErrorMemoryAllocation and less than kBudgetMs has been waited.
-class MemoryWait {
- public:
-  static constexpr int kStepMs = 250;       ///< pause between two tries
-  static constexpr int kBudgetMs = 30000;   ///< longest wait per call
-  /// @brief Whether to try again (after the pause); clears the error.
-  bool again(cudaError_t err);
-  /// @brief Pauses kStepMs and returns true, or returns false once kBudgetMs has been waited.
-  bool pause();
+// cudalab::MemoryWait: cudalab/memory_wait.hpp (included above).
 
- private:
-  int waited_ms_ = 0;
-};
 
 /// @brief Whether this machine must run every test (CUDALAB_REQUIRE_COUNTERS, cudalab/ncu.hpp).
 bool counters_required();
