@@ -102,6 +102,14 @@ TEST_F(NestedHelloLaunchErrors, EveryFailedChildLaunchIsReported) {
     }
   }
   const std::string ctx = cudalab::context({{"grid", grid / 4}, {"block", block}, {"pending launch slots", 1}});
+  // "No launch failed here" must be the GPU's word, not the kernel's: every block of the big grid
+  // ran and asked for its child (a kernel that launches or records less at this size is wrong,
+  // not excused).
+  if (host.blocks[0] != grid / 4 || host.launches[1] != grid / 4)
+    GTEST_FAIL() << "nestedHelloWorld<<<" << grid / 4 << ", " << block << ">>>: " << host.blocks[0]
+                 << " blocks ran at depth 0 and " << host.launches[1] << " child launches were recorded into depth 1; "
+                 << "every block runs, and thread 0 of each launches its child and calls record_launch() (" << ctx
+                 << ")";
   if (attempts == ran)
     CUDALAB_SKIP_NOT_APPLICABLE() << "no device-side launch failed with one pending-launch slot (" << ctx << ")";
   if (host.launch_errors != attempts - ran)
