@@ -121,7 +121,41 @@ function(cudalab_program_problem program state build out)
     if(NOT now STREQUAL then)
       list(JOIN ARGN ", " files)
       set(why "the test program was built from an older version of ${files}: ${again}. No earlier result is shown")
+    elseif(NOT "$ENV{CUDALAB_GRADE_SKELETONS}" MATCHES "^(1|ON|on|yes|true)$")
+      cudalab_not_started(why ${ARGN})
     endif()
   endif()
   set(${out} "${why}" PARENT_SCOPE)
+endfunction()
+
+# cudalab_not_started(<out-var> <source>...): "not started: ..." when every source of a lab is the
+# skeleton as shipped (its SHA-256 in tests/<lab>/skeleton.sha256, written by tools/stubgen.py), else
+# "". Such a lab scores 0 without running a test: every test of an untouched skeleton fails (the
+# course checks it with CUDALAB_GRADE_SKELETONS=1, which runs them anyway), and a first grade of the
+# whole workbook then costs the build, not some 600 test processes.
+function(cudalab_not_started out)
+  set(${out} "" PARENT_SCOPE)
+  set(files "")
+  foreach(source IN LISTS ARGN)
+    get_filename_component(dir "${source}" DIRECTORY)
+    get_filename_component(lab "${dir}" NAME)
+    get_filename_component(root "${dir}/../.." ABSOLUTE)
+    get_filename_component(name "${source}" NAME)
+    if(NOT EXISTS "${root}/tests/${lab}/skeleton.sha256" OR NOT EXISTS "${source}")
+      return()
+    endif()
+    file(STRINGS "${root}/tests/${lab}/skeleton.sha256" shipped REGEX "^[0-9a-f]+  ")
+    file(SHA256 "${source}" h)
+    list(FIND shipped "${h}  ${name}" at)
+    if(at EQUAL -1)
+      return()  # this file was edited: the lab is started
+    endif()
+    list(APPEND files "${name}")
+  endforeach()
+  if(NOT files)
+    return()
+  endif()
+  list(JOIN files ", " files)
+  set(${out} "not started: ${dir} is still the skeleton as shipped (${files}), so its tests are not run (0 points). \
+Fill in its TODO(${lab}) parts (its README says how), build again and run ctest" PARENT_SCOPE)
 endfunction()

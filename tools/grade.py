@@ -285,6 +285,12 @@ def points_for(test: str, rules: list[tuple[str, float]], default: float) -> flo
 DEPENDENCIES_FAILED = re.compile(r"Failed test dependencies: ([^\n]*)")
 
 
+def not_started(r) -> bool:
+    """Whether the "not built" row @p r stands for a lab whose sources are still the skeleton as
+    shipped (cmake/DiscoverTests.cmake, cudalab_not_started): its tests were not run."""
+    return r.status == "not built" and r.reason.startswith("not started:")
+
+
 def only_stale(not_built: list) -> bool:
     """Whether every "not built" row of @p not_built (at least one) is a program older than its
     sources (cmake/DiscoverTests.cmake: "built from an older version"), which a build fixes."""
@@ -488,7 +494,7 @@ def attach_build_errors(results: list[Result], build_log: Path | None) -> None:
         return
     log = build_log.read_text(errors="replace").splitlines()
     for r in results:
-        if r.status != "not built":
+        if r.status != "not built" or not_started(r):
             continue
         mine = [i for i, line in enumerate(log) if "error:" in line and f"/{r.lab}/" in line]  # compiler
         for k, line in enumerate(log):  # nvcc: "N errors detected in the compilation of <file>"
@@ -523,7 +529,7 @@ def gradescope(results: list[Result], device: str) -> dict:
                       "status": "passed" if r.status in ("passed", "not applicable") else "failed",
                       "output": output, "visibility": "visible",
                       "tags": [r.lab, r.kind, r.where]})
-    return {"score": sum(r.points for r in results), "output": f"GPU: {device}\n{health_line(results, hint='')}",
+    return {"score": sum(r.points for r in results), "output": f"GPU: {device}\n{health_line(results, hint='', device=device)}",
             "visibility": "visible", "stdout_visibility": "visible", "tests": tests}
 
 
@@ -629,14 +635,19 @@ def trace_hints(results: list[Result], trace_labs: set[str], build_dir: str) -> 
             f"(pictures in {os.path.join(build_dir, 'trace', lab)}/)" for lab in labs]
 
 
-def health_line(results: list[Result], hint: str = "fix this first: python3 tools/doctor.py") -> str:
+def health_line(results: list[Result], hint: str = "fix this first: python3 tools/doctor.py", device: str = "") -> str:
     """One line that tells a healthy run from one whose GPU tests never ran (no GPU visible, a driver
     too old, an earlier hang): both score 0 on untouched skeletons, only this line and the reasons
     differ. @p hint ends the line of a run in which no GPU test ran ("" for none)."""
     gpu = [r for r in results if r.where == "gpu" and r.status != "not built"]
     if not gpu:
-        if any(r.status == "not built" for r in results):
+        if any(r.status == "not built" and not not_started(r) for r in results):
             return "health: no GPU test ran: labs did not build (listed under Failed)"
+        if any(not_started(r) for r in results):
+            if device.startswith("no GPU"):  # the head's GPU line (cudalab_info): the GPU tests will be skipped
+                return ("health: NO GPU: no lab is started yet, and once one is its GPU tests will be skipped "
+                        "(the GPU line above says why)" + (f"; {hint}" if hint else ""))
+            return "health: no GPU test ran: no lab is started yet (each is still the skeleton as shipped)"
         return "health: no GPU tests in this run (host tests only)"
     skipped = [r for r in gpu if r.status == "skipped"]
     not_run = [r for r in gpu if r.status == "failed" and r.reason.startswith("not run:")]
@@ -672,7 +683,8 @@ def next_steps(results: list[Result], manifest: dict | None) -> list[str]:
     build_cmd = f"cmake --build --preset {preset}" if preset else f"cmake --build {build or '<build>'}"
     ctest_cmd = f"ctest --preset {preset}" if preset else f"ctest --test-dir {build or '<build>'}"
     lines = []
-    not_built = [r for r in results if r.status == "not built"]
+    waiting = [r for r in results if not_started(r)]
+    not_built = [r for r in results if r.status == "not built" and not not_started(r)]
     failed = [r for r in results if r.status == "failed"]
     if only_stale(not_built):
         lines.append(f"Next: the tests are older than your sources: {build_cmd} && {ctest_cmd}")
@@ -683,6 +695,9 @@ def next_steps(results: list[Result], manifest: dict | None) -> list[str]:
     elif failed:
         r = failed[0]
         lines.append(f"Next: {r.name} failed first; its whole output: {ctest_cmd} -R '{r.name}' --output-on-failure")
+    elif waiting:
+        lines.append(f"Next: {len({r.lab for r in waiting})} lab(s) not started yet; open one's README (e.g. "
+                     f"labs/{waiting[0].lab}/README.md), fill in its TODOs, then {build_cmd} && {ctest_cmd} -L {waiting[0].lab}")
     elif any(r.status == "skipped" for r in results):
         lines.append("Next: the skipped tests earn no points until they run (the health line says why)")
     else:
@@ -707,8 +722,12 @@ def render(results: list[Result], scores: dict[str, LabScore], device: str, mani
         lines += [""] + overridden
     if notes:
         lines += ["", "Notes:"] + [f"  {n}" for n in notes]
-    failed = [r for r in results if r.status in ("failed", "not built")]
+    failed = [r for r in results if r.status in ("failed", "not built") and not not_started(r)]
     skipped = [r for r in results if r.status == "skipped"]
+    waiting = sorted({r.lab for r in results if not_started(r)})
+    if waiting:
+        lines += ["", f"Not started, 0 points ({len(waiting)} lab(s) still the skeleton as shipped; their tests were "
+                      "not run):", "  " + ", ".join(waiting)]
     if failed:
         lines += ["", f"Failed ({len(failed)}):"]
         lines += [f"  FAIL {r.name} [{r.kind}, {r.max_points:g} pt]: {r.reason}" for r in failed]
@@ -727,7 +746,7 @@ def render(results: list[Result], scores: dict[str, LabScore], device: str, mani
     lines += ["", "=" * 100, f"cuda-labs score table    GPU: {device}"]
     if manifest is not None:
         lines.append(labs_line(manifest))
-    lines.append(health_line(results))
+    lines.append(health_line(results, device=device))
     lines.append("=" * 100)
     header = f"{'lab':<36} {'variant':<9} {'correctness':>12} {'performance':>12} {'points':>10}  note"
     lines += [header, "-" * len(header)]
@@ -740,7 +759,8 @@ def render(results: list[Result], scores: dict[str, LabScore], device: str, mani
         n_skipped = sum(1 for r in results if r.lab == name and r.status == "skipped")
         n_na = sum(1 for r in results if r.lab == name and r.status == "not applicable")
         not_built = [r for r in results if r.lab == name and r.status == "not built"]
-        note = ("BUILD AGAIN (older than its sources)" if only_stale(not_built) else "DID NOT BUILD") if not_built else ", ".join(
+        note = ("NOT STARTED" if all(not_started(r) for r in not_built) else "BUILD AGAIN (older than its sources)"
+                if only_stale(not_built) else "DID NOT BUILD") if not_built else ", ".join(
             x for x in (f"{n_skipped} skipped" if n_skipped else "", f"{n_na} not applicable here" if n_na else "") if x)
         lines.append(f"{name:<36} {s.variant:<9} {fmt(s.correctness):>12} {fmt(s.performance):>12} "
                      f"{fmt(pts):>10}  {note}")

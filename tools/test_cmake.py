@@ -634,6 +634,31 @@ class CodeOnDiskTest(unittest.TestCase):
         rc, out = self.launch("link", obj, program)
         self.assertEqual((rc, self.problem(program)), (0, ""), out)
 
+    def test_an_untouched_skeleton_is_not_started(self):
+        """cudalab_not_started: a lab whose sources all have the hashes of tests/<lab>/skeleton.sha256
+        runs no test (CUDALAB_GRADE_SKELETONS=1 runs them anyway); an edited file starts it."""
+        import hashlib
+        lab = self.root / "labs" / "ch99_01_x"
+        lab.mkdir(parents=True)
+        (self.root / "tests" / "ch99_01_x").mkdir(parents=True)
+        self.source = lab / "x.cu"
+        self.source.write_text("// TODO(ch99_01_x)\n")
+        (self.root / "tests" / "ch99_01_x" / "skeleton.sha256").write_text(
+            "# generated\n" + hashlib.sha256(self.source.read_bytes()).hexdigest() + "  x.cu\n")
+        obj, program = self.root / "lab.o", self.root / "program"
+        self.assertEqual(self.launch("compile", self.source, obj)[0], 0)
+        self.assertEqual(self.launch("link", obj, program)[0], 0)
+        self.assertTrue(self.problem(program).startswith("not started: " + str(lab)), self.problem(program))
+        os.environ["CUDALAB_GRADE_SKELETONS"] = "1"
+        try:
+            self.assertEqual(self.problem(program), "")
+        finally:
+            del os.environ["CUDALAB_GRADE_SKELETONS"]
+        self.source.write_text("// TODO(ch99_01_x)\nint started;\n")
+        self.assertEqual(self.launch("compile", self.source, obj)[0], 0)
+        self.assertEqual(self.launch("link", obj, program)[0], 0)
+        self.assertEqual(self.problem(program), "")
+
 
 if __name__ == "__main__":
     unittest.main()

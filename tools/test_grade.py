@@ -127,6 +127,20 @@ class GradeTest(unittest.TestCase):
                                                                   "cmake --build --preset grade && ctest --preset grade"),
                         table.rstrip().splitlines()[-1])
 
+    def test_an_untouched_lab_is_not_started(self):
+        why = ("not started: /x/labs/ch03_10 is still the skeleton as shipped (x.cu), so its tests are not run "
+               "(0 points). Fill in its TODO(ch03_10) parts (its README says how), build again and run ctest")
+        rows = [grade.Result(f"{LAB}_correctness_host_NOT_BUILT", LAB, "correctness", "host", "not built", 0, 12, why),
+                grade.Result(f"{LAB}_correctness_gpu_NOT_BUILT", LAB, "correctness", "gpu", "not built", 0, 0, why)]
+        table = grade.render(rows, grade.summarize(rows, self.manifest), "test GPU", dict(self.manifest, build_dir="/x/build/grade"))
+        self.assertIn("NOT STARTED", table)
+        self.assertNotIn("DID NOT BUILD", table)
+        self.assertNotIn("FAIL ", table)  # one line for the lab, not one failure per program
+        self.assertIn(f"Not started, 0 points (1 lab(s)", table)
+        self.assertIn("no lab is started yet", table)
+        self.assertTrue(table.rstrip().splitlines()[-1].startswith("Next: 1 lab(s) not started yet"),
+                        table.rstrip().splitlines()[-1])
+
     def test_not_built_is_reported(self):
         r = self.results[f"{LAB}_performance_gpu_NOT_BUILT"]
         self.assertEqual((r.status, r.kind), ("not built", "performance"))

@@ -211,7 +211,8 @@ for i in $(seq 1 "$repeat"); do
   timings "$out/check-$i.junit.xml"
 done
 echo "== skeleton run"
-ctest --preset grade "${jobs_args[@]}" "${label_args[@]}" >"$out/grade.log" 2>&1
+# Untouched skeletons are "not started" and run no test; here every test runs, to show it can fail.
+CUDALAB_GRADE_SKELETONS=1 ctest --preset grade "${jobs_args[@]}" "${label_args[@]}" >"$out/grade.log" 2>&1
 cp build/grade/grade/summary.json "$out/grade.json"
 grep -E '^(ch|total|lab )' "$out/grade.log" | sed 's/^/   /'
 
