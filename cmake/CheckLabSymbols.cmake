@@ -58,9 +58,18 @@ set(outside_c
   "^readlink(at)?$" "^realpath$" "^dup[23]?$" "^p?write(v|64)?$" "^mmap(64)?$" "^mprotect$"
   "^system$" "^popen$" "^v?fork$" "^clone3?$" "^posix_spawnp?$" "^f?exec(l|lp|le|v|vp|vpe|ve|veat)$"
   "^syscall$" "^dl(m?open|v?sym)$" "^signal$" "^sigaction$" "^(tg|pthread_)?kill$"
-  "^prctl$" "^ptrace$" "^process_vm_writev$" "^setrlimit$")
+  "^prctl$" "^ptrace$" "^process_vm_writev$" "^setrlimit$"
+  # the same under glibc's other names, and the process's arguments and environment without getenv
+  "^_IO_(new_)?(f|p)open$" "^_IO_proc_open$" "^setmntent$" "^fopencookie$" "^mk(o?s|d)temp(s?64)?$"
+  "^tmpnam(_r)?$" "^tempnam$" "^(open|name_to_handle|open_by_handle)_at$" "^openat2$" "^open_by_handle_at$"
+  "^name_to_handle_at$" "^(shm|mq|sem)_open$" "^memfd_create$" "^socket(pair)?$" "^connect$"
+  "^sendfile(64)?$" "^splice$" "^vmsplice$" "^tee$" "^copy_file_range$" "^dl_iterate_phdr$"
+  "^_r_debug$" "^program_invocation(_short)?_name$" "^__progname(_full)?$" "^__libc_arg[cv]$"
+  "^_dl_argv$" "^__libc_dlopen_mode$" "^__libc_dlsym$"
+  # threads that outlive a call of the lab's code (no lab needs one): they could act after the test
+  "^pthread_create$" "^thrd_create$")
 # Launch paths the tests' launch recorder does not see (common/testing/launch_recorder.cpp).
-set(outside_launch "^cu[A-Z][A-Za-z0-9_]*$" "^cudaGetDriverEntryPoint" "^cudaGraph" "^cudaStreamBeginCapture"
+set(outside_launch "^cu[A-Z][A-Za-z0-9_]*$" "^cuda[A-Za-z0-9]*_pt(sz|ds)$" "^cudaGetDriverEntryPoint" "^cudaGraph" "^cudaStreamBeginCapture"
                    "^cudaStreamEndCapture" "^cudaStreamGetCaptureInfo" "^cudaStreamUpdateCaptureDependencies"
                    "^cudaLibrary"
                    # the Compute Sanitizer API and the kernel tracer, loaded into the test program for
@@ -70,7 +79,8 @@ set(outside_launch "^cu[A-Z][A-Za-z0-9_]*$" "^cudaGetDriverEntryPoint" "^cudaGra
 set(allowed_cudalab "^cudalab::DeviceInfo::" "^cudalab::query_device\\(" "^cudalab::describe_device\\("
                     "^cudalab::describe_error\\(")
 set(outside_cxx
-  "^std::(__cxx11::)?basic_(i|o)?fstream<" "^std::basic_filebuf<" "^std::(__fs::)?filesystem::")
+  "^std::(__cxx11::)?basic_(i|o)?fstream<" "^std::basic_filebuf<" "^std::(__fs::)?filesystem::"
+  "^std::thread::_M_start_thread" "^std::jthread")
 string(REPLACE "\n" ";" lines "${listing}")
 set(member "")
 set(problems "")
@@ -84,6 +94,16 @@ foreach(line IN LISTS lines)
   endif()
   set(type "${CMAKE_MATCH_1}")
   set(name "${CMAKE_MATCH_2}")
+  # A versioned reference (`.symver mine, getenv@GLIBC_2.2.5`, or nm's own getenv@GLIBC_2.2.5) is
+  # the name before the '@': the rules below are about what is called, under any version.
+  string(REGEX REPLACE "@.*$" "" name "${name}")
+  if(type STREQUAL "i")
+    # An IFUNC: its resolver runs while the dynamic loader relocates the library, before main()
+    # and before the harness copies its settings (cudalab/settings.hpp).
+    list(APPEND problems "${SOURCE_DIR}/${member}: error: runs code when the library is loaded \
+(cmake/CheckLabSymbols.cmake): ${name} is an IFUNC (__attribute__((ifunc))), whose resolver runs before main()")
+    continue()
+  endif()
   if(type STREQUAL "U" OR type MATCHES "^[WVuv]$")
     if(type STREQUAL "U" AND name MATCHES "^testing::")
       list(APPEND problems "${SOURCE_DIR}/${member}: error: uses GoogleTest (cmake/CheckLabSymbols.cmake): ${name}")
@@ -154,6 +174,13 @@ if(READELF)
     if(NOT rc EQUAL 0)
       continue()
     endif()
+    # IFUNCs, local ones included (nm -g lists only the global ones): resolvers run at load time.
+    string(REGEX MATCHALL "[^\n]* IFUNC [^\n]*" ifuncs "${symbols}")
+    foreach(entry IN LISTS ifuncs)
+      string(REGEX REPLACE ".* " "" fn "${entry}")
+      list(APPEND problems "${SOURCE_DIR}/${member}: error: runs code when the library is loaded \
+(cmake/CheckLabSymbols.cmake): ${fn} is an IFUNC (__attribute__((ifunc))), whose resolver runs before main()")
+    endforeach()
     string(REPLACE "\n" ";" section_lines "${sections}")
     set(names "")  # section index -> name, as "<index>=<name>"
     foreach(line IN LISTS section_lines)

@@ -230,6 +230,23 @@ TEST(TechniqueFacts, NotTheCodeOfFailsOnACopyOnly) {
   EXPECT_TRUE(technique::check(two_kernels("missing", ""), missing).empty());  // no such kernel: no copy
 }
 
+// Comments in inline asm are PTX comments: the reader must see what ptxas sees. A `/* } */` hides
+// no instruction after it; a `/* ... */` over several lines (ending behind a `//`) adds none.
+TEST(TechniqueFacts, CommentsInInlineAsmHideNothingAndAddNothing) {
+  using F = technique::Fact;
+  const technique::Technique t{"k", "_Z1k", "a self-test",
+                               {F{F::Count, "^ld\\.global", "", 1, -1, "a global load", {}},
+                                F{F::Count, "^ld\\.shared", "", -1, 0, "no shared load", {}},
+                                F{F::Count, "^bar\\.sync", "", -1, 0, "no barrier", {}}}};
+  const std::string hidden = ptx_file("brace_comment",
+                                      "\tmov.u32 \t%r2, %tid.x;\n\t/* } */\n\tld.global.u32 \t%r3, [%rd1];\n\tret;\n");
+  EXPECT_TRUE(technique::check(hidden, t).empty()) << technique::check(hidden, t)[0];
+  const std::string fake = ptx_file("fake_tiles",
+                                    "\t/*;\n\tld.shared.f32 \t%f1, [%r1];\n\tbar.sync \t0;\n\t// */\n"
+                                    "\tld.global.u32 \t%r3, [%rd1];\n\tret;\n");
+  EXPECT_TRUE(technique::check(fake, t).empty()) << technique::check(fake, t)[0];
+}
+
 // The last warp's steps: `s[tid] += s[tid + 16]; __syncwarp();` (the read of lane t + 16's element
 // and the write of one's own in one step), the same step guarded by `if (tid < 16)`, and the
 // Programming Guide's correct form (read, __syncwarp(), write).

@@ -13,6 +13,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -39,9 +40,37 @@ struct Function {
   std::vector<std::string> body;
 };
 
-inline std::string strip_comment(const std::string &line) {
-  const std::size_t c = line.find("//");
-  return c == std::string::npos ? line : line.substr(0, c);
+/// The PTX text with its comments taken out as ptxas takes them: `//` to the end of the line and
+/// `/* ... */` across lines (each replaced by a space, its line breaks kept), outside "strings".
+/// Inline asm is copied into the PTX as written, so a comment there must hide nothing from the
+/// reader and must not make it see what ptxas does not (an instruction or a brace inside it).
+inline std::string without_comments(const std::string &text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      out += c;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      while (i < text.size() && text[i] != '\n') ++i;
+      if (i < text.size()) out += '\n';
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+      out += ' ';
+      for (i += 2; i < text.size() && !(text[i] == '*' && i + 1 < text.size() && text[i + 1] == '/'); ++i)
+        if (text[i] == '\n') out += '\n';
+      ++i;  // the '/' of "*/"
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 /// The name of the function a header line defines (".visible .entry NAME(", ".func (.param ..) NAME(").
@@ -66,8 +95,9 @@ inline std::vector<Function> functions(std::istream &in) {
   Function current;
   bool in_header = false;
   int depth = 0;
-  while (std::getline(in, raw)) {
-    const std::string line = strip_comment(raw);
+  std::istringstream text(without_comments(std::string(std::istreambuf_iterator<char>(in), {})));
+  while (std::getline(text, raw)) {
+    const std::string &line = raw;
     if (depth == 0 && !in_header) {
       const bool entry = line.find(".entry") != std::string::npos;
       const bool func = line.find(".func") != std::string::npos && line.find(".extern") == std::string::npos;
