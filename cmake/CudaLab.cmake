@@ -1040,8 +1040,29 @@ function(cudalab_add_lab lab)
   # other sources is replaced by a failing row with the reason (cudalab_program_problem).
   list(JOIN sources "|" joined)
   set(_cudalab_lab_sources ${sources})  # read by _cudalab_test_executable
+  # grading.json "forbidden_in_source": names the lab's sources may not use (outside comments), such
+  # as the toolkit's own answer to the lab (cuda_occupancy.h's calculator in ch03_05): such a source
+  # does not build (cmake/LabBuild.cmake).
+  set(forbidden "")
+  file(READ ${CMAKE_CURRENT_SOURCE_DIR}/grading.json grading_json)
+  string(JSON names ERROR_VARIABLE none GET "${grading_json}" forbidden_in_source names)
+  string(JSON forbidden_why ERROR_VARIABLE none_why GET "${grading_json}" forbidden_in_source why)
+  if(NOT none AND NOT none_why)
+    string(JSON n LENGTH "${grading_json}" forbidden_in_source names)
+    math(EXPR last "${n} - 1")
+    foreach(i RANGE ${last})
+      string(JSON name GET "${grading_json}" forbidden_in_source names ${i})
+      if(NOT name MATCHES "^[A-Za-z0-9_.]+$")
+        message(FATAL_ERROR "cuda-labs: ${lab}: grading.json forbidden_in_source.names[${i}] is '${name}': letters, digits, _ and . only")
+      endif()
+      list(APPEND forbidden "${name}")
+    endforeach()
+    list(JOIN forbidden "," forbidden)
+    string(REPLACE ";" "," forbidden_why "${forbidden_why}")
+    set(forbidden "-DFORBIDDEN=${forbidden}" "-DFORBIDDEN_WHY=${forbidden_why}")
+  endif()
   set_property(GLOBAL PROPERTY CUDALAB_BUILD_LAUNCHER_${lab} -DSTATE=${CMAKE_CURRENT_BINARY_DIR} "-DSOURCES=${joined}"
-               -P ${CUDALAB_ROOT}cmake/LabBuild.cmake --)
+               ${forbidden} -P ${CUDALAB_ROOT}cmake/LabBuild.cmake --)
   set_property(GLOBAL PROPERTY CUDALAB_SOURCES_${lab} ${sources})
 
   # The student's code: one shared library per lab, its header directory public. It exports the

@@ -122,6 +122,13 @@ def check_grading(data, lab: str | None, path: str) -> list[str]:
         if sums and _is_number(total) and total + 1e-9 < rule_sum:
             errors.append(f'{path}: "total_points" is {total:g}, less than the {rule_sum:g} points of its rules '
                           "taken once each (every rule matches at least one test)")
+    if expect('"forbidden_in_source"', data.get("forbidden_in_source"), "object", optional=True):
+        entry = data["forbidden_in_source"]
+        expect('"forbidden_in_source".why', entry.get("why"), "string")
+        if expect('"forbidden_in_source".names', entry.get("names"), "array"):
+            if not entry["names"] or any(not isinstance(n, str) or not re.fullmatch(r"[A-Za-z0-9_.]+", n)
+                                         for n in entry["names"]):
+                errors.append(f'{path}: "forbidden_in_source".names must list names of letters, digits, _ and .')
     if expect('"reports_errors"', data.get("reports_errors"), "array", optional=True):
         for i, entry in enumerate(data["reports_errors"]):
             where = f'"reports_errors"[{i}]'
