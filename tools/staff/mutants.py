@@ -309,12 +309,13 @@ def host_took_points(summary: dict | None, lab: str) -> dict | None:
     at stake: a wrong mutant it catches loses points on any machine. A host test program that built
     but could not list its tests (the lab's code crashed or ended the process when it started,
     cmake/DiscoverTests.cmake) counts too, as does a lab library that compiled but was refused for
-    the symbols it uses (cmake/CheckLabSymbols.cmake). None if there is none."""
+    the symbols it uses (cmake/CheckLabSymbols.cmake) or for a name it may not use (grading.json
+    forbidden_in_source). None if there is none."""
     for t in (summary or {}).get("tests", []):
         if t.get("lab") != lab or t.get("where") != "host" or t.get("max_points", 0) <= 0:
             continue
         if t.get("status") == "failed" or (t.get("status") == "not built" and re.search(
-                r"cannot list its tests|lists no tests|CheckLabSymbols\.cmake", t.get("reason", ""))):
+                r"cannot list its tests|lists no tests|CheckLabSymbols\.cmake|forbidden_in_source", t.get("reason", ""))):
             return t
     return None
 
