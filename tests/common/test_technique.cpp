@@ -8,12 +8,25 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
+
+#include <unistd.h>
 
 namespace {
 
+/// The PTX files this run wrote, removed when it ends (their names carry this process's id, so two
+/// runs side by side never share one).
+struct WrittenFiles {
+  std::vector<std::string> paths;
+  ~WrittenFiles() {
+    for (const std::string &p : paths) std::remove(p.c_str());
+  }
+} written;
+
 /// Writes @p body as one kernel named k into a temporary PTX file; returns its path.
 std::string ptx_file(const std::string &name, const std::string &body) {
-  const std::string path = testing::TempDir() + "technique_selftest_" + name + ".ptx";
+  const std::string path = testing::TempDir() + "technique_selftest_" + name + "_" + std::to_string(::getpid()) + ".ptx";
+  written.paths.push_back(path);
   std::ofstream(path) << ".version 8.0\n.target sm_75\n.address_size 64\n\n.visible .entry _Z1kPii(\n"
                          "\t.param .u64 _Z1kPii_param_0,\n\t.param .u32 _Z1kPii_param_1\n)\n{\n"
                       << body << "}\n";
@@ -213,7 +226,8 @@ std::string two_kernels(const std::string &name, const std::string &b_extra) {
            "];\n\tmov.u32 \t%r1, %tid.x;\n\tsetp.gt.u32 \t%p1, %r1, 15;\n\t@%p1 bra \t$L__BB" + std::to_string(fn) +
            "_2;\n" + extra + "\tst.global.u32 \t[%rd1], %r1;\n$L__BB" + std::to_string(fn) + "_2:\n\tret;\n}\n";
   };
-  const std::string path = testing::TempDir() + "technique_selftest_" + name + ".ptx";
+  const std::string path = testing::TempDir() + "technique_selftest_" + name + "_" + std::to_string(::getpid()) + ".ptx";
+  written.paths.push_back(path);
   std::ofstream(path) << ".version 8.0\n.target sm_75\n.address_size 64\n\n"
                       << kernel("a", 0, "") << kernel("b", 1, b_extra);
   return path;

@@ -24,14 +24,27 @@ namespace {
 
 std::string self;  // this program's path, the profile target
 
-/// Writes an executable stand-in for ncu into the test's temporary directory. Like ncu it takes
-/// nine option words before the target, runs the target, then prints @p after.
-std::string fake_ncu(const std::string &name, const std::string &after) {
-  const std::string path = ::testing::TempDir() + "cudalab_fake_ncu_" + name + ".sh";
-  std::ofstream(path) << "#!/bin/sh\nshift 9\n\"$@\"\n" << after;
-  ::chmod(path.c_str(), 0755);
-  return path;
-}
+/// An executable stand-in for ncu in the test's temporary directory, removed when the call that
+/// uses it ends. Like ncu it takes nine option words before the target, runs the target, then
+/// prints @p after. The file is named after the test and this process, so tests that CTest runs
+/// side by side never write a script another one is executing ("Text file busy").
+class FakeNcu {
+ public:
+  FakeNcu(const std::string &name, const std::string &after) {
+    const ::testing::TestInfo *test = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = ::testing::TempDir() + "cudalab_fake_ncu_" + name + "_" + (test ? test->name() : "none") +
+            "_" + std::to_string(::getpid()) + ".sh";
+    std::ofstream(path_) << "#!/bin/sh\nshift 9\n\"$@\"\n" << after;
+    ::chmod(path_.c_str(), 0755);
+  }
+  ~FakeNcu() { std::remove(path_.c_str()); }
+  FakeNcu(const FakeNcu &) = delete;
+  FakeNcu &operator=(const FakeNcu &) = delete;
+  operator std::string() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 const char *const kReport =
     "echo '==PROF== Connected to process 1'\n"
@@ -40,7 +53,7 @@ const char *const kReport =
 
 TEST(RunNcu, ReadsOnlyTheProfilersReport) {
   const cudalab::NcuResult r =
-      cudalab::run_ncu(fake_ncu("report", kReport), self, "--target forge", "heavy",
+      cudalab::run_ncu(FakeNcu("report", kReport), self, "--target forge", "heavy",
                        {"smsp__branch_targets_threads_divergent.sum"});
   ASSERT_EQ(r.status, cudalab::NcuResult::Status::kOk) << r.message << "\n" << r.output;
   EXPECT_EQ(r.get("heavy", "smsp__branch_targets_threads_divergent.sum"), 1234.0) << r.output;
@@ -51,7 +64,7 @@ TEST(RunNcu, ReadsOnlyTheProfilersReport) {
 
 TEST(RunNcu, CountersRefusedOnlyWhenNcuSaysSo) {
   const cudalab::NcuResult refused = cudalab::run_ncu(
-      fake_ncu("noperm",
+      FakeNcu("noperm",
                "echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU "
                "Performance Counters' >&2\nexit 1\n"),
       self, "--target wrong", "heavy", {"m"});
@@ -60,14 +73,14 @@ TEST(RunNcu, CountersRefusedOnlyWhenNcuSaysSo) {
 }
 
 TEST(RunNcu, ATargetsSkipLineIsNeverNotApplicable) {
-  const cudalab::NcuResult r = cudalab::run_ncu(fake_ncu("silent", "exit 1\n"), self, "--target forge", "heavy", {"m"});
+  const cudalab::NcuResult r = cudalab::run_ncu(FakeNcu("silent", "exit 1\n"), self, "--target forge", "heavy", {"m"});
   EXPECT_EQ(r.status, cudalab::NcuResult::Status::kSkip) << r.output;
   EXPECT_FALSE(r.counters_unavailable) << "the target's ERR_NVGPUCTRPERM was taken for ncu's";
   EXPECT_EQ(r.message.rfind("the profile target did not run: ", 0), 0u) << r.message;
 }
 
 TEST(RunNcu, ATargetsReasonFails) {
-  const cudalab::NcuResult r = cudalab::run_ncu(fake_ncu("silent", "exit 1\n"), self, "--target wrong", "heavy", {"m"});
+  const cudalab::NcuResult r = cudalab::run_ncu(FakeNcu("silent", "exit 1\n"), self, "--target wrong", "heavy", {"m"});
   EXPECT_EQ(r.status, cudalab::NcuResult::Status::kFail);
   EXPECT_EQ(r.message, "heavyKernel2 is not profiled until it is correct") << r.output;
 }
