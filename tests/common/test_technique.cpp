@@ -25,7 +25,8 @@ struct WrittenFiles {
 
 /// Writes @p body as one kernel named k into a temporary PTX file; returns its path.
 std::string ptx_file(const std::string &name, const std::string &body) {
-  const std::string path = testing::TempDir() + "technique_selftest_" + name + "_" + std::to_string(::getpid()) + ".ptx";
+  const std::string path =
+      testing::TempDir() + "technique_selftest_" + name + "_" + std::to_string(::getpid()) + ".ptx";
   written.paths.push_back(path);
   std::ofstream(path) << ".version 8.0\n.target sm_75\n.address_size 64\n\n.visible .entry _Z1kPii(\n"
                          "\t.param .u64 _Z1kPii_param_0,\n\t.param .u32 _Z1kPii_param_1\n)\n{\n"
@@ -226,7 +227,8 @@ std::string two_kernels(const std::string &name, const std::string &b_extra) {
            "];\n\tmov.u32 \t%r1, %tid.x;\n\tsetp.gt.u32 \t%p1, %r1, 15;\n\t@%p1 bra \t$L__BB" + std::to_string(fn) +
            "_2;\n" + extra + "\tst.global.u32 \t[%rd1], %r1;\n$L__BB" + std::to_string(fn) + "_2:\n\tret;\n}\n";
   };
-  const std::string path = testing::TempDir() + "technique_selftest_" + name + "_" + std::to_string(::getpid()) + ".ptx";
+  const std::string path =
+      testing::TempDir() + "technique_selftest_" + name + "_" + std::to_string(::getpid()) + ".ptx";
   written.paths.push_back(path);
   std::ofstream(path) << ".version 8.0\n.target sm_75\n.address_size 64\n\n"
                       << kernel("a", 0, "") << kernel("b", 1, b_extra);
@@ -248,12 +250,14 @@ TEST(TechniqueFacts, NotTheCodeOfFailsOnACopyOnly) {
 // no instruction after it; a `/* ... */` over several lines (ending behind a `//`) adds none.
 TEST(TechniqueFacts, CommentsInInlineAsmHideNothingAndAddNothing) {
   using F = technique::Fact;
-  const technique::Technique t{"k", "_Z1k", "a self-test",
+  const technique::Technique t{"k",
+                               "_Z1k",
+                               "a self-test",
                                {F{F::Count, "^ld\\.global", "", 1, -1, "a global load", {}},
                                 F{F::Count, "^ld\\.shared", "", -1, 0, "no shared load", {}},
                                 F{F::Count, "^bar\\.sync", "", -1, 0, "no barrier", {}}}};
-  const std::string hidden = ptx_file("brace_comment",
-                                      "\tmov.u32 \t%r2, %tid.x;\n\t/* } */\n\tld.global.u32 \t%r3, [%rd1];\n\tret;\n");
+  const std::string hidden =
+      ptx_file("brace_comment", "\tmov.u32 \t%r2, %tid.x;\n\t/* } */\n\tld.global.u32 \t%r3, [%rd1];\n\tret;\n");
   EXPECT_TRUE(technique::check(hidden, t).empty()) << technique::check(hidden, t)[0];
   const std::string fake = ptx_file("fake_tiles",
                                     "\t/*;\n\tld.shared.f32 \t%f1, [%r1];\n\tbar.sync \t0;\n\t// */\n"

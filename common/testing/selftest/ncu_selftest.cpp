@@ -32,8 +32,8 @@ class FakeNcu {
  public:
   FakeNcu(const std::string &name, const std::string &after) {
     const ::testing::TestInfo *test = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = ::testing::TempDir() + "cudalab_fake_ncu_" + name + "_" + (test ? test->name() : "none") +
-            "_" + std::to_string(::getpid()) + ".sh";
+    path_ = ::testing::TempDir() + "cudalab_fake_ncu_" + name + "_" + (test ? test->name() : "none") + "_" +
+            std::to_string(::getpid()) + ".sh";
     std::ofstream(path_) << "#!/bin/sh\nshift 9\n\"$@\"\n" << after;
     ::chmod(path_.c_str(), 0755);
   }
@@ -52,9 +52,8 @@ const char *const kReport =
     "echo '\"0\",\"1\",\"heavy(float *, int)\",\"smsp__branch_targets_threads_divergent.sum\",\"\",\"1,234\"'\n";
 
 TEST(RunNcu, ReadsOnlyTheProfilersReport) {
-  const cudalab::NcuResult r =
-      cudalab::run_ncu(FakeNcu("report", kReport), self, "--target forge", "heavy",
-                       {"smsp__branch_targets_threads_divergent.sum"});
+  const cudalab::NcuResult r = cudalab::run_ncu(FakeNcu("report", kReport), self, "--target forge", "heavy",
+                                                {"smsp__branch_targets_threads_divergent.sum"});
   ASSERT_EQ(r.status, cudalab::NcuResult::Status::kOk) << r.message << "\n" << r.output;
   EXPECT_EQ(r.get("heavy", "smsp__branch_targets_threads_divergent.sum"), 1234.0) << r.output;
   EXPECT_EQ(r.values.size(), 1u) << "a kernel the target printed was read as profiled:\n" << r.output;
@@ -65,8 +64,8 @@ TEST(RunNcu, ReadsOnlyTheProfilersReport) {
 TEST(RunNcu, CountersRefusedOnlyWhenNcuSaysSo) {
   const cudalab::NcuResult refused = cudalab::run_ncu(
       FakeNcu("noperm",
-               "echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU "
-               "Performance Counters' >&2\nexit 1\n"),
+              "echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU "
+              "Performance Counters' >&2\nexit 1\n"),
       self, "--target wrong", "heavy", {"m"});
   EXPECT_EQ(refused.status, cudalab::NcuResult::Status::kSkip) << refused.output;
   EXPECT_TRUE(refused.counters_unavailable);
