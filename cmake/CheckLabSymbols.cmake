@@ -81,9 +81,44 @@ set(allowed_cudalab "^cudalab::DeviceInfo::" "^cudalab::query_device\\(" "^cudal
 set(outside_cxx
   "^std::(__cxx11::)?basic_(i|o)?fstream<" "^std::basic_filebuf<" "^std::(__fs::)?filesystem::"
   "^std::thread::_M_start_thread" "^std::jthread")
+# What of the C library (libc.so.6) the lab's own code may call: an allowlist, since glibc has some
+# 2800 names and more than one way to each file, program and variable. Memory and strings, numbers,
+# characters, random numbers, printing to stdout and stderr (and reading stdin), time and sleeping,
+# the assert and error helpers, the locks that C++'s static locals and std::mutex use, process exit.
+# A name the lab's code calls that libc defines and none of these patterns matches does not build.
+# libm, libstdc++ (checked by outside_cxx), libgcc and the CUDA runtime (outside_launch) are not
+# limited by this list.
+set(allowed_libc
+  "^(malloc|calloc|realloc|reallocarray|free|aligned_alloc|posix_memalign|memalign|valloc|pvalloc|malloc_usable_size)$"
+  "^(__)?mem(cpy|move|set|cmp|chr|rchr|mem|ccpy|pcpy|rchr|frob)(_chk)?$"
+  "^(__)?(str|wcs|wmem|stp|wcp)[a-z0-9_]*$"
+  "^(mb|wc)[a-z0-9_]*$"
+  "^(bcopy|bzero|bcmp|explicit_bzero|index|rindex|ffs|ffsl|ffsll|swab)$"
+  "^(__)?(is|to)(w?(alnum|alpha|blank|cntrl|digit|graph|lower|print|punct|space|upper|xdigit)|ascii)(_l)?$"
+  "^__ctype_(b|tolower|toupper)_loc$"
+  "^__ctype_get_mb_cur_max$"
+  "^(ato(i|l|ll|f)|abs|labs|llabs|imaxabs|div|ldiv|lldiv|imaxdiv|[efg]cvt(_r)?|q[ef]cvt(_r)?|qsort(_r)?|bsearch|l(find|search)|__isoc(99|23)_(w?cs)?strto[a-z0-9_]*)$"
+  "^(s?rand(om)?|[dejlmn]rand48|srand48|seed48|lcong48|initstate|setstate)(_r)?$"
+  "^(arc4random(_buf|_uniform)?|getrandom|getentropy)$"
+  "^(__)?(v?f?printf|v?sn?printf|v?asprintf|puts|putchar|fputs|fputc|putc|fwrite|fflush|perror|w?printf|fwprintf|swprintf|vswprintf|putwchar|fputws|fputwc|putwc)(_chk)?(_unlocked)?$"
+  "^_IO_(putc|puts)$"
+  "^(__)?(__isoc(99|23)_)?v?[fs]?w?scanf(_chk)?$"
+  "^(getchar|fgets|fgetc|getc|ungetc|getline|getdelim|fread|feof|ferror|clearerr|fileno)(_chk|_unlocked)?$"
+  "^__(fgets|fread|getdelim)_chk$"
+  "^(stdout|stderr|stdin|_IO_2_1_std(out|err|in)_)$"
+  "^(setvbuf|setbuf|setbuffer|setlinebuf)$"
+  "^(exit|abort|_exit|_Exit|quick_exit)$"
+  "^__cxa_(atexit|finalize|thread_atexit_impl)$"
+  "^(__errno_location|__xpg_strerror_r|__assert_fail|__assert_perror_fail|__assert|__stack_chk_fail|__chk_fail|__fortify_fail|__libc_single_threaded)$"
+  "^(time|clock|clock_gettime|clock_getres|__clock_gettime|gettimeofday|nanosleep|clock_nanosleep|usleep|sleep|difftime|timespec_get|timespec_getres|localtime(_r)?|gmtime(_r)?|mktime|timegm|asctime(_r)?|ctime(_r)?)$"
+  "^(__)?(finite|isinf|isnan|signbit|fpclassify)[fl]?$"
+  "^(frexp|ldexp|modf|scalbn|scalbln|copysign)[fl]?$"
+  "^pthread_(mutex|mutexattr|cond|condattr|rwlock|rwlockattr|spin|once|key_create|key_delete|getspecific|setspecific|self|equal)[a-z_]*$"
+  "^(sched_yield|getpid|sysconf|get_nprocs(_conf)?|getpagesize|get_avphys_pages|get_phys_pages)$")
 string(REPLACE "\n" ";" lines "${listing}")
 set(member "")
 set(problems "")
+set(object_uses "")
 foreach(line IN LISTS lines)
   if(line MATCHES "^(.+)\\.o:$")
     set(member "${CMAKE_MATCH_1}")  # CMake names objects <source>.o
@@ -103,6 +138,9 @@ foreach(line IN LISTS lines)
     list(APPEND problems "${SOURCE_DIR}/${member}: error: runs code when the library is loaded \
 (cmake/CheckLabSymbols.cmake): ${name} is an IFUNC (__attribute__((ifunc))), whose resolver runs before main()")
     continue()
+  endif()
+  if(type STREQUAL "U")
+    list(APPEND object_uses "${member}|${name}")  # checked against the C library's allowlist below
   endif()
   if(type STREQUAL "U" OR type MATCHES "^[WVuv]$")
     if(type STREQUAL "U" AND name MATCHES "^testing::")
@@ -300,6 +338,7 @@ if(LIBRARY AND READELF AND LINK_DIRS)
   execute_process(COMMAND ${READELF} -dW ${LIBRARY} OUTPUT_VARIABLE dynamic RESULT_VARIABLE rc_d ERROR_QUIET)
   execute_process(COMMAND ${NM} -D --undefined-only ${LIBRARY} OUTPUT_VARIABLE undefined RESULT_VARIABLE rc_u ERROR_QUIET)
   set(available ";")
+  set(libc_defs "")
   set(unchecked "")
   if(rc_d EQUAL 0 AND rc_u EQUAL 0)
     string(REGEX MATCHALL "\\(NEEDED\\)[^[]*\\[[^]]+\\]" needed_lines "${dynamic}")
@@ -323,6 +362,9 @@ if(LIBRARY AND READELF AND LINK_DIRS)
       endif()
       string(REGEX REPLACE "[0-9a-fA-F]* [A-Za-z] ([^@\n]+)[^\n]*\n" "\\1;" defs "${defs}")
       string(APPEND available "${defs}")
+      if(soname MATCHES "^libc[.]so")
+        set(libc_defs ";${defs}")
+      endif()
     endforeach()
     if(unchecked)
       message(WARNING "cuda-labs: ${LIBRARY}: ${unchecked} was not found in ${LINK_DIRS}: what the lab's code uses "
@@ -339,6 +381,28 @@ if(LIBRARY AND READELF AND LINK_DIRS)
           list(APPEND problems "${LIBRARY}: error: uses ${name} (cmake/CheckLabSymbols.cmake), which neither the C and \
 C++ libraries nor the CUDA runtime define: the lab's code may use no function or variable of the test programs (the \
 tests' helpers and checks)")
+        endif()
+      endforeach()
+      # The lab's own objects, against the C library's allowlist (allowed_libc above).
+      foreach(use IN LISTS object_uses)
+        string(REGEX REPLACE "^([^|]*)[|](.*)$" "\\1" member "${use}")
+        string(REGEX REPLACE "^([^|]*)[|](.*)$" "\\2" name "${use}")
+        string(FIND "${libc_defs}" ";${name};" at)
+        if(at EQUAL -1)
+          continue()
+        endif()
+        set(allowed FALSE)
+        foreach(pattern IN LISTS allowed_libc)
+          if(name MATCHES "${pattern}")
+            set(allowed TRUE)
+            break()
+          endif()
+        endforeach()
+        if(NOT allowed)
+          list(APPEND problems "${SOURCE_DIR}/${member}: error: calls ${name} (cmake/CheckLabSymbols.cmake), a function of \
+the C library that is not on the list a lab may use (memory, strings, numbers, printing to stdout and stderr, time, \
+locks; allowed_libc): the lab's code may not read the environment, touch files, start programs or threads, or make \
+system calls")
         endif()
       endforeach()
     endif()

@@ -485,7 +485,7 @@ NVCC = shutil.which("nvcc")
 class LabSymbolsTest(unittest.TestCase):
     """cmake/CheckLabSymbols.cmake on small lab libraries compiled and linked with nvcc, as the build does."""
 
-    def check(self, source, exports="_Z6launchPi*", version_script=True):
+    def check(self, source, exports="_Z6launchPi*", version_script=True, outside=False):
         """(refused, output): the check's verdict on a shared library of `source` that exports `exports`."""
         with tempfile.TemporaryDirectory() as tmp:
             t = Path(tmp)
@@ -500,11 +500,82 @@ class LabSymbolsTest(unittest.TestCase):
             self.assertEqual(rc, 0, out)
             rc, out = run([CMAKE, f"-DOBJECTS={t / 'lab.cu.o'}", f"-DLIBRARY={t / 'liblab.so'}", f"-DEXPORTS={exports}",
                            "-DNM=nm", "-DOBJDUMP=objdump", "-DREADELF=readelf", "-DSOURCE_DIR=labs/x", f"-DSTATE={t}",
+                           # what it uses from outside itself (not the course's library, which the build links in)
+                           "-DLINK_DIRS=" + ("|".join(self.link_dirs()) if outside else ""),
                            "-P", str(ROOT / "cmake" / "CheckLabSymbols.cmake")])
             self.assertEqual(rc, 0, out)  # the build goes on with the other labs
+            self.assertNotIn("was not found in", out)
             refused = (t / "lab-build-error.txt").exists()
             self.assertEqual(refused, not (t / "liblab.so").exists(), out)  # a refused library is removed
             return refused, out
+
+    @staticmethod
+    def link_dirs():
+        """Where the libraries a lab's library links are, as cudalab_add_lab passes them (LINK_DIRS)."""
+        dirs = [str(Path(NVCC).resolve().parent.parent / sub) for sub in ("lib64", "lib", "targets/x86_64-linux/lib")]
+        for name in ("libc.so.6", "libstdc++.so.6", "libgcc_s.so.1", "libm.so.6"):
+            rc, out = run(["g++", f"-print-file-name={name}"])
+            if rc == 0 and "/" in out.strip():
+                dirs.append(str(Path(out.strip()).resolve().parent))
+        return dirs + ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"]
+
+    def test_the_c_library_is_an_allowlist(self):
+        """Of libc, the lab's code calls only what allowed_libc lists: a name no denylist foresaw (writing
+        to a descriptor with dprintf, a FILE over one with fdopen, the login name) is refused; what
+        correct labs use (memory, strings, numbers, printing, time, locks, C++'s library) is not."""
+        refused, out = self.check(textwrap.dedent("""\
+            #include <cstdio>
+            #include <unistd.h>
+            __global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }
+            void launch(int *p) { k<<<1, 32>>>(p); dprintf(3, "{}"); }
+            void other() { std::FILE *f = fdopen(4, "w"); std::fputs(getlogin(), f); }
+            """), outside=True)
+        self.assertTrue(refused, out)
+        for name in ("dprintf", "fdopen", "getlogin"):
+            self.assertIn(f"labs/x/lab.cu: error: calls {name} (cmake/CheckLabSymbols.cmake), a function of the C library "
+                          "that is not on the list", out)
+        refused, out = self.check(textwrap.dedent("""\
+            #include <algorithm>
+            #include <cassert>
+            #include <chrono>
+            #include <cmath>
+            #include <cstdio>
+            #include <cstdlib>
+            #include <cstring>
+            #include <iostream>
+            #include <mutex>
+            #include <random>
+            #include <sstream>
+            #include <string>
+            #include <thread>
+            #include <vector>
+            __global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }
+            static std::mutex lock;
+            const std::string &name() { static const std::string n = "launch"; return n; }
+            static int by_value(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+            void launch(int *p) {
+              std::lock_guard<std::mutex> hold(lock);
+              const auto t0 = std::chrono::steady_clock::now();
+              std::vector<int> v(100);
+              std::mt19937 gen(42);
+              for (int &x : v) x = static_cast<int>(gen() % 1000) + std::rand() % 3;
+              std::sort(v.begin(), v.end());
+              std::qsort(v.data(), v.size(), sizeof(int), by_value);
+              int *h = static_cast<int *>(std::malloc(64));
+              std::memset(h, 0, 64);
+              std::free(h);
+              assert(v.size() == 100);
+              char buf[64];
+              std::snprintf(buf, sizeof buf, "%s %g %ld", name().c_str(), std::pow(2.0, v[0] * 0.5), std::strtol("12", nullptr, 10));
+              std::ostringstream os;
+              os << buf << std::sqrt(static_cast<double>(v[1]));
+              std::this_thread::sleep_for(std::chrono::microseconds(1));
+              k<<<1, 32>>>(p);
+              std::cout << os.str() << " " << (std::chrono::steady_clock::now() - t0).count() << std::endl;
+              std::fprintf(stderr, "%zu\\n", std::strlen(buf));
+            }
+            """), outside=True)
+        self.assertFalse(refused, out)
 
     def test_reaching_past_the_tests_is_refused_plain_code_is_not(self):
         refused, out = self.check(textwrap.dedent("""\
