@@ -485,12 +485,12 @@ NVCC = shutil.which("nvcc")
 class LabSymbolsTest(unittest.TestCase):
     """cmake/CheckLabSymbols.cmake on small lab libraries compiled and linked with nvcc, as the build does."""
 
-    def check(self, source, exports="_Z6launchPi*", version_script=True, outside=False):
+    def check(self, source, exports="_Z6launchPi*", version_script=True, outside=False, flags=()):
         """(refused, output): the check's verdict on a shared library of `source` that exports `exports`."""
         with tempfile.TemporaryDirectory() as tmp:
             t = Path(tmp)
             (t / "lab.cu").write_text(source)
-            rc, out = run([NVCC, "-c", "-Xcompiler", "-fPIC", "-o", str(t / "lab.cu.o"), str(t / "lab.cu")], timeout=300)
+            rc, out = run([NVCC, *flags, "-c", "-Xcompiler", "-fPIC", "-o", str(t / "lab.cu.o"), str(t / "lab.cu")], timeout=300)
             self.assertEqual(rc, 0, out)
             link = [NVCC, "-shared", "-o", str(t / "liblab.so"), str(t / "lab.cu.o")]
             if version_script:
@@ -630,6 +630,17 @@ class LabSymbolsTest(unittest.TestCase):
                      "struct Early { Early() { std::printf(\"early\\n\"); } } early;"):
             refused, out = self.check("#include <cstdio>\nvoid launch(int *) {}\n" + code + "\n")
             self.assertTrue(refused, out)
+            self.assertIn("labs/x/lab.cu: error: runs code before main()", out)
+
+    def test_iostreams_initialiser_is_the_one_allowed(self):
+        """<iostream> gives each file a static std::ios_base::Init (GCC before 13): that initialiser
+        alone is allowed, optimised or not; a global object of the lab's own beside it is not."""
+        lab = "#include <iostream>\nvoid launch(int *) { std::cout << \"launched\\n\"; }\n"
+        for flags in (("-O3",), ("-Xcompiler", "-O0", "-G")):
+            refused, out = self.check(lab, flags=flags)
+            self.assertFalse(refused, f"{flags}: {out}")
+            refused, out = self.check(lab + "static int answer = std::rand();\n", flags=flags)
+            self.assertTrue(refused, f"{flags}: {out}")
             self.assertIn("labs/x/lab.cu: error: runs code before main()", out)
 
     def test_only_the_headers_names_are_exported(self):

@@ -2,10 +2,12 @@
 /// @brief The harness's settings (the environment variables CUDALAB_* and GTEST_*), as the process
 /// started.
 ///
-/// They are copied once, while the test program starts and before any of a lab's code can run (a
-/// lab's library may run no code before main(): cmake/CheckLabSymbols.cmake), so code that later
-/// rewrites the environment's strings in place cannot change a threshold, a budget or where a
-/// result goes.
+/// They are copied once, while the test program starts and before any of a lab's code can run:
+/// the test programs take them in their .preinit_array (common/testing/early_settings.cpp), which
+/// the dynamic loader runs before the constructors of any shared library, the lab's included; a
+/// lab's library may run no code before main() of its own anyway (cmake/CheckLabSymbols.cmake).
+/// Code that later rewrites the environment's strings in place cannot change a threshold, a budget
+/// or where a result goes.
 #pragma once
 
 namespace cudalab {
@@ -15,6 +17,10 @@ namespace cudalab {
 const char *setting(const char *name);
 
 namespace detail {
+/// @brief Copies the settings from @p envp, the environment the program started with, unless they
+/// were copied already: called from the test programs' .preinit_array (no C++ library set up yet).
+void take_settings_first(char **envp);
+
 /// @brief Sets (or, with nullptr, unsets) a setting for the rest of the process: for the harness's
 /// own self-tests.
 void override_setting(const char *name, const char *value);
