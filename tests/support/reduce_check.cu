@@ -66,7 +66,46 @@ std::string reduction_error(const ReduceCase &c, const ReduceLaunch &launch) {
     msg << c.name << ": total is " << total << ", expected " << cudalab::cpu::sum(input) << " (" << ctx << ")";
     return msg.str();
   }
+  if (c.not_tree != ReduceCase::InPlaceTree::kAny && c.chunk > 0) {
+    const std::string tree = shows_tree(c.name, c.not_tree, input, in_after, n, c.chunk);
+    if (!tree.empty()) return tree + " (" + ctx + ")";
+  }
   return "";
+}
+
+std::string shows_tree(const char *name, ReduceCase::InPlaceTree tree, const std::vector<int> &input,
+                       const std::vector<int> &after, unsigned int n, unsigned int block) {
+  using Tree = ReduceCase::InPlaceTree;
+  if (tree == Tree::kAny || block < 8 || after.size() < n || input.size() < n) return "";
+  const unsigned int full = n / block;  // blocks whose chunk is whole
+  std::size_t checked = 0;
+  for (unsigned int b = 0; b < full; ++b) {
+    const std::size_t base = std::size_t(b) * block;
+    for (unsigned int t = 0; t < block; ++t) {
+      std::size_t partner = 0;
+      if (tree == Tree::kNotInterleaved && t >= block / 4 && t < block / 2) {
+        partner = base + t + block / 2;
+      } else if (tree == Tree::kNotNeighbored && t % 4 == 2) {
+        partner = base + t + 1;
+      } else {
+        continue;
+      }
+      if (static_cast<long long>(after[base + t]) != static_cast<long long>(input[base + t]) + input[partner]) return "";
+      ++checked;
+    }
+  }
+  if (checked == 0) return "";
+  std::ostringstream msg;
+  if (tree == Tree::kNotInterleaved)
+    msg << name << " left reduceInterleaved's pairs in g_idata: in every block, element t + blockDim.x/2 was added "
+        << "into element t (e.g. g_idata[" << block / 4 << "] = " << after[block / 4] << " = " << input[block / 4]
+        << " + " << input[block / 4 + block / 2] << "); " << name << " pairs neighbours: the thread with index tid "
+        << "adds element 2*stride*tid + stride into 2*stride*tid";
+  else
+    msg << name << " left neighbour pairs in g_idata: in every block, element i+1 was added into element i for "
+        << "i = 2, 6, 10, ... (e.g. g_idata[2] = " << after[2] << " = " << input[2] << " + " << input[3] << "); "
+        << name << " pairs element tid with tid + stride, the stride starting at blockDim.x/2";
+  return msg.str();
 }
 
 std::string reduction_error(const char *name, const ReduceLaunch &launch, unsigned int n, unsigned int block,
@@ -92,5 +131,18 @@ std::string reduction_error(const char *name, ReduceKernel kernel, unsigned int 
 void check_reduction(const char *name, ReduceKernel kernel, unsigned int n, unsigned int block, unsigned int chunk,
                      std::uint64_t seed) {
   const std::string error = reduction_error(name, kernel, n, block, chunk, seed);
+  if (!error.empty()) ADD_FAILURE() << error;
+}
+
+void check_reduction(const char *name, ReduceKernel kernel, unsigned int n, unsigned int block, std::uint64_t seed,
+                     ReduceCase::InPlaceTree not_tree) {
+  const unsigned int grid = (n + block - 1) / block;
+  ReduceCase c{name, n, block, "block=" + std::to_string(block), seed,
+               "block b must sum elements [b*" + std::to_string(block) + ", (b+1)*" + std::to_string(block) + ")"};
+  c.not_tree = not_tree;
+  const std::string error = reduction_error(c, [&](int *in, int *out, unsigned int count) {
+    kernel<<<grid, block>>>(in, out, count);
+    return cudaGetLastError();
+  });
   if (!error.empty()) ADD_FAILURE() << error;
 }
