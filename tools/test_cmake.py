@@ -18,7 +18,8 @@ scripts and projects, without a GPU and without configuring the whole repository
 * cmake/LabBuild.cmake and cudalab_program_problem (a grade is of the code on disk): a source that
   does not compile ends the build step with status 0, its first error kept and an empty object in
   its place; a program that does not link is removed; a program built from other sources than
-  those on disk, or missing, is refused with the reason when ctest starts;
+  those on disk, or missing, is refused with the reason when ctest starts; a lab still the skeleton
+  as shipped is not started; each source is hashed once per ctest start;
 * cmake/CheckLabSymbols.cmake: a lab library that reads the environment, opens files, makes a
   system call of its own or runs code before main() is refused with the file and the symbol, as is
   one that exports a name its header does not declare; a plain one passes;
@@ -764,6 +765,22 @@ class CodeOnDiskTest(unittest.TestCase):
         self.assertEqual(self.launch("compile", self.source, obj)[0], 0)
         self.assertEqual(self.launch("link", obj, program)[0], 0)
         self.assertEqual(self.problem(program), "")
+
+    def test_the_sources_are_hashed_once_per_ctest_start(self):
+        """Both checks of cudalab_program_problem (built from these sources? still the skeleton?), and
+        every program of the lab, share one SHA-256 per source while ctest reads the test list: a
+        change after the first look is not seen until the next ctest run."""
+        script = self.root / "twice.cmake"
+        script.write_text(f"include([==[{ROOT / 'cmake' / 'DiscoverTests.cmake'}]==])\n"
+                          f"_cudalab_source_hashes(first [==[{self.source}]==] [==[{self.root / 'none.cu'}]==])\n"
+                          f"file(WRITE [==[{self.source}]==] \"int edited;\\n\")\n"
+                          f"_cudalab_source_hashes(again [==[{self.source}]==])\n"
+                          "message(\"FIRST=${first}\\nAGAIN=${again}\")\n")
+        rc, out = run([CMAKE, "-P", str(script)])
+        self.assertEqual(rc, 0, out)
+        import hashlib
+        before = hashlib.sha256(b"int ok;\n").hexdigest()
+        self.assertIn(f"FIRST={before};missing\nAGAIN={before}\n", out)
 
 
 if __name__ == "__main__":
