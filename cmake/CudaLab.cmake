@@ -364,6 +364,31 @@ function(_cudalab_check_grading lab file json errors)
       endforeach()
     endif()
   endif()
+  # "forbidden_in_source": {"names": ["cuda_occupancy", ...], "why": "<reason>"} -- names the lab's
+  # sources may not use outside comments (cmake/LabBuild.cmake).
+  set(where "${file}: \"forbidden_in_source\"")
+  _cudalab_json_expect("${json}" errs "${where}" OBJECT TRUE forbidden_in_source)
+  if(_cudalab_json_ok)
+    _cudalab_json_expect("${json}" errs "${where}.why" STRING FALSE forbidden_in_source why)
+    _cudalab_json_expect("${json}" errs "${where}.names" ARRAY FALSE forbidden_in_source names)
+    if(_cudalab_json_ok)
+      string(JSON n LENGTH "${json}" forbidden_in_source names)
+      if(n EQUAL 0)
+        list(APPEND errs "${where}.names is empty: at least one name required")
+      else()
+        math(EXPR last "${n} - 1")
+        foreach(i RANGE ${last})
+          _cudalab_json_expect("${json}" errs "${where}.names[${i}]" STRING FALSE forbidden_in_source names ${i})
+          if(_cudalab_json_ok)
+            string(JSON name GET "${json}" forbidden_in_source names ${i})
+            if(NOT name MATCHES "^[A-Za-z0-9_.]+$")
+              list(APPEND errs "${where}.names[${i}] is '${name}': letters, digits, _ and . only")
+            endif()
+          endif()
+        endforeach()
+      endif()
+    endif()
+  endif()
   _cudalab_json_expect("${json}" errs "${file}: \"thresholds\"" OBJECT TRUE thresholds)
   if(_cudalab_json_ok)
     string(JSON n LENGTH "${json}" thresholds)
@@ -479,9 +504,10 @@ function(_cudalab_threshold_overrides lab grading_json rows_var)
   set(${rows_var} "${${rows_var}}${rows}" PARENT_SCOPE)
 endfunction()
 
-# Writes the generated thresholds table of a lab from its grading.json (checked first: a malformed
-# file is a configure error naming the file and the position) and the per-GPU override file.
-function(_cudalab_thresholds lab grading)
+# _cudalab_grading(<lab> <grading.json> <out-var>): the text of the lab's grading.json, read once
+# and checked (_cudalab_check_grading): a missing or malformed file is a configure error naming the
+# file and the position or the field. Everything cudalab_add_lab takes from it reads this text.
+function(_cudalab_grading lab grading out)
   if(NOT EXISTS ${grading})
     message(FATAL_ERROR "cuda-labs: ${grading} is missing: every lab needs one (docs/grading.md)")
   endif()
@@ -494,6 +520,12 @@ function(_cudalab_thresholds lab grading)
     list(JOIN errs "\n  " text)
     message(FATAL_ERROR "cuda-labs: ${lab}: grading.json is not valid (docs/grading.md):\n  ${text}")
   endif()
+  set(${out} "${json}" PARENT_SCOPE)
+endfunction()
+
+# _cudalab_thresholds(<lab> <json>): writes the generated thresholds table of a lab from the text
+# of its grading.json (checked by _cudalab_grading) and the per-GPU override file.
+function(_cudalab_thresholds lab json)
   set(entries "")
   _cudalab_threshold_overrides(${lab} "${json}" entries)
   string(JSON n ERROR_VARIABLE none LENGTH "${json}" thresholds)
@@ -1040,21 +1072,21 @@ function(cudalab_add_lab lab)
   # other sources is replaced by a failing row with the reason (cudalab_program_problem).
   list(JOIN sources "|" joined)
   set(_cudalab_lab_sources ${sources})  # read by _cudalab_test_executable
-  # grading.json "forbidden_in_source": names the lab's sources may not use (outside comments), such
-  # as the toolkit's own answer to the lab (cuda_occupancy.h's calculator in ch03_05): such a source
-  # does not build (cmake/LabBuild.cmake).
+  # The lab's grading.json, read and checked once: points, thresholds, forbidden names, technique
+  # manifest and sanitizer settings below all come from this text.
+  set(grading ${CMAKE_CURRENT_SOURCE_DIR}/grading.json)
+  _cudalab_grading(${lab} ${grading} grading_json)
+  # grading.json "forbidden_in_source" (checked by _cudalab_grading): names the lab's sources may
+  # not use (outside comments), such as the toolkit's own answer to the lab (cuda_occupancy.h's
+  # calculator in ch03_05): such a source does not build (cmake/LabBuild.cmake).
   set(forbidden "")
-  file(READ ${CMAKE_CURRENT_SOURCE_DIR}/grading.json grading_json)
   string(JSON names ERROR_VARIABLE none GET "${grading_json}" forbidden_in_source names)
-  string(JSON forbidden_why ERROR_VARIABLE none_why GET "${grading_json}" forbidden_in_source why)
-  if(NOT none AND NOT none_why)
+  if(NOT none)
+    string(JSON forbidden_why GET "${grading_json}" forbidden_in_source why)
     string(JSON n LENGTH "${grading_json}" forbidden_in_source names)
     math(EXPR last "${n} - 1")
     foreach(i RANGE ${last})
       string(JSON name GET "${grading_json}" forbidden_in_source names ${i})
-      if(NOT name MATCHES "^[A-Za-z0-9_.]+$")
-        message(FATAL_ERROR "cuda-labs: ${lab}: grading.json forbidden_in_source.names[${i}] is '${name}': letters, digits, _ and . only")
-      endif()
       list(APPEND forbidden "${name}")
     endforeach()
     list(JOIN forbidden "," forbidden)
@@ -1130,7 +1162,7 @@ function(cudalab_add_lab lab)
   set_property(GLOBAL PROPERTY CUDALAB_CURRENT_SEPARABLE ${ARG_SEPARABLE})
 
   # Test-side support: the generated thresholds table and any baseline sources.
-  _cudalab_thresholds(${lab} ${CMAKE_CURRENT_SOURCE_DIR}/grading.json)
+  _cudalab_thresholds(${lab} "${grading_json}")
   _cudalab_reference_source(${lab} "${ARG_REFERENCE_KERNELS}" reference_cpp ${ARG_SOURCES})
   # tests/support/*.cu (reduce_check, matrix_check) serve several labs: each is compiled once, in a
   # library of its own that every lab using it links, not once per lab.
@@ -1172,7 +1204,7 @@ function(cudalab_add_lab lab)
 
   # The technique manifest and the barrier check (grading.json "technique", "barrier_kernels"):
   # generic host tests over the PTX of the student's sources (tests/support/test_technique.cpp).
-  _cudalab_technique(${lab} ${CMAKE_CURRENT_SOURCE_DIR}/grading.json technique_declared)
+  _cudalab_technique(${lab} ${grading} "${grading_json}" technique_declared)
   if(technique_declared)
     list(APPEND ARG_HOST_TESTS ${CMAKE_CURRENT_BINARY_DIR}/${lab}_technique.cpp)
     # The checks themselves are the same for every lab (the lab's manifest and PTX are generated
@@ -1302,8 +1334,7 @@ endif()
   if(ARG_GPU_TESTS)
     find_program(CUDALAB_COMPUTE_SANITIZER compute-sanitizer
                  HINTS ${CUDAToolkit_BIN_DIR} ${CUDAToolkit_BIN_DIR}/../compute-sanitizer)
-    file(READ ${CMAKE_CURRENT_SOURCE_DIR}/grading.json grading)
-    string(JSON kernels ERROR_VARIABLE none GET "${grading}" sanitize_all kernels)
+    string(JSON kernels ERROR_VARIABLE none GET "${grading_json}" sanitize_all kernels)
     set(kernels_file "")
     if(none)
       # The kernels the lab's library defines, from its PTX as compiled (cmake/KeptPtx.cmake),
@@ -1311,12 +1342,12 @@ endif()
       _cudalab_student_kernels(kernels ${lab} ${sources})
       set(kernels_file ${CMAKE_CURRENT_BINARY_DIR}/${lab}_kernels.txt)
     else()
-      string(JSON n LENGTH "${grading}" sanitize_all kernels)
+      string(JSON n LENGTH "${grading_json}" sanitize_all kernels)
       set(kernels "")
       if(n GREATER 0)
         math(EXPR last "${n} - 1")
         foreach(i RANGE ${last})
-          string(JSON k GET "${grading}" sanitize_all kernels ${i})
+          string(JSON k GET "${grading_json}" sanitize_all kernels ${i})
           list(APPEND kernels "${k}")
         endforeach()
       endif()
@@ -1325,11 +1356,11 @@ endif()
     # Fault-injection tests make a kernel fault on purpose: under the sanitizer, the whole binary is
     # one process, and a sticky error would fail every test after it.
     list(APPEND excluded "FaultInjection.*")
-    string(JSON n ERROR_VARIABLE none LENGTH "${grading}" sanitize_all skip_tests)
+    string(JSON n ERROR_VARIABLE none LENGTH "${grading_json}" sanitize_all skip_tests)
     if(NOT none AND n GREATER 0)
       math(EXPR last "${n} - 1")
       foreach(i RANGE ${last})
-        string(JSON pattern MEMBER "${grading}" sanitize_all skip_tests ${i})
+        string(JSON pattern MEMBER "${grading_json}" sanitize_all skip_tests ${i})
         list(APPEND excluded "${pattern}")
       endforeach()
     endif()
@@ -1356,7 +1387,7 @@ endif()
       if(NOT kernels)
         break()
       endif()
-      string(JSON why ERROR_VARIABLE none GET "${grading}" sanitize_all skip_tools ${tool})
+      string(JSON why ERROR_VARIABLE none GET "${grading_json}" sanitize_all skip_tools ${tool})
       if(NOT none)
         message(STATUS "cuda-labs: ${lab}: no SanitizeAll.${tool}: ${why}")
         continue()

@@ -105,13 +105,9 @@ function(cudalab_program_problem program state build out)
       set(why "the test program is not built: ${again}")
     endif()
   else()
+    _cudalab_source_hashes(hashes ${ARGN})
     set(now "")
-    foreach(source IN LISTS ARGN)
-      if(EXISTS "${source}")
-        file(SHA256 "${source}" h)
-      else()
-        set(h missing)
-      endif()
+    foreach(source h IN ZIP_LISTS ARGN hashes)
       string(APPEND now "${h} ${source}\n")
     endforeach()
     set(then "")
@@ -122,31 +118,51 @@ function(cudalab_program_problem program state build out)
       list(JOIN ARGN ", " files)
       set(why "the test program was built from an older version of ${files}: ${again}. No earlier result is shown")
     elseif(NOT "$ENV{CUDALAB_GRADE_SKELETONS}" MATCHES "^(1|ON|on|yes|true)$")
-      cudalab_not_started(why ${ARGN})
+      cudalab_not_started(why "${hashes}" ${ARGN})
     endif()
   endif()
   set(${out} "${why}" PARENT_SCOPE)
 endfunction()
 
-# cudalab_not_started(<out-var> <source>...): "not started: ..." when every source of a lab is the
-# skeleton as shipped (its SHA-256 in tests/<lab>/skeleton.sha256, written by tools/stubgen.py), else
-# "". Such a lab scores 0 without running a test: every test of an untouched skeleton fails (the
-# course checks it with CUDALAB_GRADE_SKELETONS=1, which runs them anyway), and a first grade of the
-# whole workbook then costs the build, not some 600 test processes.
-function(cudalab_not_started out)
+# _cudalab_source_hashes(<out-var> <source>...): the SHA-256 of each source, in order ("missing"
+# for one that does not exist). Each file is hashed once per ctest start (a global property keeps
+# it): every program of a lab, and both checks of cudalab_program_problem, share the hashes.
+function(_cudalab_source_hashes out)
+  set(hashes "")
+  foreach(source IN LISTS ARGN)
+    get_property(h GLOBAL PROPERTY "CUDALAB_SHA256:${source}")
+    if(NOT h)  # not hashed yet in this ctest run
+      if(EXISTS "${source}")
+        file(SHA256 "${source}" h)
+      else()
+        set(h missing)
+      endif()
+      set_property(GLOBAL PROPERTY "CUDALAB_SHA256:${source}" "${h}")
+    endif()
+    list(APPEND hashes "${h}")
+  endforeach()
+  set(${out} "${hashes}" PARENT_SCOPE)
+endfunction()
+
+# cudalab_not_started(<out-var> <hashes> <source>...): "not started: ..." when every source of a lab
+# is the skeleton as shipped (its SHA-256, the matching entry of the list <hashes>, is the one in
+# tests/<lab>/skeleton.sha256, written by tools/stubgen.py), else "". Such a lab scores 0 without
+# running a test: every test of an untouched skeleton fails (the course checks it with
+# CUDALAB_GRADE_SKELETONS=1, which runs them anyway), and a first grade of the whole workbook then
+# costs the build, not some 600 test processes.
+function(cudalab_not_started out hashes)
   set(${out} "" PARENT_SCOPE)
   set(files "")
-  foreach(source IN LISTS ARGN)
+  foreach(source h IN ZIP_LISTS ARGN hashes)
     get_filename_component(dir "${source}" DIRECTORY)
     get_filename_component(lab "${dir}" NAME)
     get_filename_component(root "${dir}/../.." ABSOLUTE)
     get_filename_component(name "${source}" NAME)
-    if(NOT EXISTS "${root}/tests/${lab}/skeleton.sha256" OR NOT EXISTS "${source}")
+    if(NOT EXISTS "${root}/tests/${lab}/skeleton.sha256")
       return()
     endif()
     file(STRINGS "${root}/tests/${lab}/skeleton.sha256" shipped REGEX "^[0-9a-f]+  ")
-    file(SHA256 "${source}" h)
-    list(FIND shipped "${h}  ${name}" at)
+    list(FIND shipped "${h}  ${name}" at)  # a missing source ("missing") is never listed
     if(at EQUAL -1)
       return()  # this file was edited: the lab is started
     endif()

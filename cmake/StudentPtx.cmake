@@ -61,13 +61,12 @@ function(_cudalab_ptx lab source rdc out)
   endif()
 endfunction()
 
-# _cudalab_technique(<lab> <grading.json> <out-var>): checks the "technique" manifest and the
-# "barrier_kernels" list of the lab's grading.json (docs/grading.md, "The technique manifest";
-# a malformed entry is a configure error naming the file and the key) and writes
+# _cudalab_technique(<lab> <grading.json> <json> <out-var>): checks the "technique" manifest and the
+# "barrier_kernels" list of the lab's grading.json, whose text is <json> (docs/grading.md, "The
+# technique manifest"; a malformed entry is a configure error naming the file and the key) and writes
 # <lab>_technique.cpp, the table tests/support/test_technique.cpp reads. <out-var>: TRUE when the
 # lab declares either (its host test binary then gets the generic tests and the student's PTX).
-function(_cudalab_technique lab grading out)
-  file(READ ${grading} json)
+function(_cudalab_technique lab grading json out)
   set(errs "")
   set(rows "")
   set(barriers "")

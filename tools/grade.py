@@ -17,10 +17,12 @@ back to the test's output (the "[ CUDALAB  ] reason:" and "[ PERF     ]" lines).
 verdict is kept where it is worse: a test whose process crashed after its record was written fails.
 
 Scoring: a test that passed earns its points; failed, timed out, crashed, skipped or not built
-earns 0. Skipped tests are listed as skipped, never as passed. A GPU test that skips because this
-GPU cannot run it (its reason starts with "not applicable on this GPU:", e.g. a 64-bit index test
-on a card without the memory) is "not applicable": it earns 0 of 0 points, so a correct solution
-on a smaller GPU still gets every point it can be graded on; the course GPU grades the rest.
+earns 0, and so does a lab that is "not started" (still the skeleton as shipped: one row per program,
+its tests not run; docs/grading.md). Skipped tests are listed as skipped, never as passed. A GPU
+test that skips because this GPU cannot run it (its reason starts with "not applicable on this
+GPU:", e.g. a 64-bit index test on a card without the memory) is "not applicable": it earns 0 of 0
+points, so a correct solution on a smaller GPU still gets every point it can be graded on; the
+course GPU grades the rest.
 A test that writes a result record (every test binary's and sanitizer check's) counts as passed
 only with this run's record: a process that exits 0 before GoogleTest wrote it (exit() in a lab's
 code, even from a static constructor before any test started) fails. Without a record path, a
@@ -166,6 +168,10 @@ GTEST_FAILURE = re.compile(r"^\S+:\d+: Failure\n(.*)$", re.M)
 # CUDALAB_HOST_UBSAN): "<file>:<line>:<column>: runtime error: <what>", then the process exits.
 UB_REPORT = re.compile(r"^(\S+?):(\d+):\d+: runtime error: (.*)$", re.M)
 NOT_APPLICABLE = "not applicable on this GPU:"  # printed by CUDALAB_SKIP_NOT_APPLICABLE() (testing.cuh)
+NOT_STARTED = "not started:"  # the stand-in's reason for a lab still as shipped (cmake/DiscoverTests.cmake)
+# The statuses of a program's stand-in row (<program>_NOT_BUILT): it has no test list and carries the
+# points its tests would have had.
+STAND_IN = ("not built", "not started")
 
 
 @dataclass
@@ -175,7 +181,7 @@ class Result:
     lab: str
     kind: str                 # correctness | performance
     where: str                # host | gpu
-    status: str               # passed | failed | skipped | not built
+    status: str               # passed | failed | skipped | not applicable | not built | not started
     points: float
     max_points: float
     reason: str = ""          # one line: why it failed or was skipped
@@ -290,12 +296,6 @@ def points_for(test: str, rules: list[tuple[str, float]], default: float) -> flo
 # CTest's output for a test whose fixture's setup tests failed (FIXTURES_REQUIRED; the SanitizeAll
 # checks require the lab's GPU correctness tests they run, cmake/CudaLab.cmake).
 DEPENDENCIES_FAILED = re.compile(r"Failed test dependencies: ([^\n]*)")
-
-
-def not_started(r) -> bool:
-    """Whether the "not built" row @p r stands for a lab whose sources are still the skeleton as
-    shipped (cmake/DiscoverTests.cmake, cudalab_not_started): its tests were not run."""
-    return r.status == "not built" and r.reason.startswith("not started:")
 
 
 def only_stale(not_built: list) -> bool:
@@ -445,6 +445,8 @@ def grade(junit_text: str | bytes, manifest: dict, labels: dict[str, list[str]],
             status = max(status, record.status, key=("passed", "skipped", "failed").index)
             recorded = record.reason
         reason = "" if status == "passed" else reason_for(status, ctest_message, output, recorded=recorded)
+        if status == "not built" and reason.startswith(NOT_STARTED):
+            status = "not started"  # the lab is still the skeleton as shipped (cudalab_not_started): not run
         if unmet and status == "failed":
             reason = correctness_first(unmet.group(1), lab)
         if record is None and status == "passed" and name in records:
@@ -468,14 +470,15 @@ def grade(junit_text: str | bytes, manifest: dict, labels: dict[str, list[str]],
         else:
             measured, source = [measurement(m.strip()) for m in PERF.findall(output)], "output"
         results.append(Result(name, lab, kind, where, status, points, max_points, reason, output, measured, source))
-    # A lab that did not build has no test list: its "not built" row carries the points its tests
-    # would have had ("total_points" in grading.json), so totals stay right (e.g. on Gradescope).
+    # A lab that did not build, or is not started, has no test list: its first stand-in row carries
+    # the points its tests would have had ("total_points" in grading.json), so totals stay right (e.g.
+    # on Gradescope).
     for lab in labs:
-        not_built = [r for r in results if r.lab == lab and r.status == "not built"]
-        if not_built:
+        stand_ins = [r for r in results if r.lab == lab and r.status in STAND_IN]
+        if stand_ins:
             known = sum(points_for(r.name[len(lab) + 1:], *rules[lab]) if r.status == "not applicable"
-                        else r.max_points for r in results if r.lab == lab and r.status != "not built")
-            not_built[0].max_points = max(0.0, load_total(labs[lab]["grading"]) - known)
+                        else r.max_points for r in results if r.lab == lab and r.status not in STAND_IN)
+            stand_ins[0].max_points = max(0.0, load_total(labs[lab]["grading"]) - known)
             continue
         # The test programs list their tests when ctest starts; the lists are fixed when the tests are
         # compiled (CI checks that the reference's carry total_points). Tests worth less than that:
@@ -501,7 +504,7 @@ def attach_build_errors(results: list[Result], build_log: Path | None) -> None:
         return
     log = build_log.read_text(errors="replace").splitlines()
     for r in results:
-        if r.status != "not built" or not_started(r):
+        if r.status != "not built":
             continue
         mine = [i for i, line in enumerate(log) if "error:" in line and f"/{r.lab}/" in line]  # compiler
         for k, line in enumerate(log):  # nvcc: "N errors detected in the compilation of <file>"
@@ -646,11 +649,11 @@ def health_line(results: list[Result], hint: str = "fix this first: python3 tool
     """One line that tells a healthy run from one whose GPU tests never ran (no GPU visible, a driver
     too old, an earlier hang): both score 0 on untouched skeletons, only this line and the reasons
     differ. @p hint ends the line of a run in which no GPU test ran ("" for none)."""
-    gpu = [r for r in results if r.where == "gpu" and r.status != "not built"]
+    gpu = [r for r in results if r.where == "gpu" and r.status not in STAND_IN]
     if not gpu:
-        if any(r.status == "not built" and not not_started(r) for r in results):
+        if any(r.status == "not built" for r in results):
             return "health: no GPU test ran: labs did not build (listed under Failed)"
-        if any(not_started(r) for r in results):
+        if any(r.status == "not started" for r in results):
             if device.startswith("no GPU"):  # the head's GPU line (cudalab_info): the GPU tests will be skipped
                 return ("health: NO GPU: no lab is started yet, and once one is its GPU tests will be skipped "
                         "(the GPU line above says why)" + (f"; {hint}" if hint else ""))
@@ -690,8 +693,8 @@ def next_steps(results: list[Result], manifest: dict | None) -> list[str]:
     build_cmd = f"cmake --build --preset {preset}" if preset else f"cmake --build {build or '<build>'}"
     ctest_cmd = f"ctest --preset {preset}" if preset else f"ctest --test-dir {build or '<build>'}"
     lines = []
-    waiting = [r for r in results if not_started(r)]
-    not_built = [r for r in results if r.status == "not built" and not not_started(r)]
+    waiting = [r for r in results if r.status == "not started"]
+    not_built = [r for r in results if r.status == "not built"]
     failed = [r for r in results if r.status == "failed"]
     if only_stale(not_built):
         lines.append(f"Next: the tests are older than your sources: {build_cmd} && {ctest_cmd}")
@@ -729,9 +732,9 @@ def render(results: list[Result], scores: dict[str, LabScore], device: str, mani
         lines += [""] + overridden
     if notes:
         lines += ["", "Notes:"] + [f"  {n}" for n in notes]
-    failed = [r for r in results if r.status in ("failed", "not built") and not not_started(r)]
+    failed = [r for r in results if r.status in ("failed", "not built")]
     skipped = [r for r in results if r.status == "skipped"]
-    waiting = sorted({r.lab for r in results if not_started(r)})
+    waiting = sorted({r.lab for r in results if r.status == "not started"})
     if waiting:
         lines += ["", f"Not started, 0 points ({len(waiting)} lab(s) still the skeleton as shipped; their tests were "
                       "not run):", "  " + ", ".join(waiting)]
@@ -765,10 +768,13 @@ def render(results: list[Result], scores: dict[str, LabScore], device: str, mani
         total = [total[0] + pts[0], total[1] + pts[1]]
         n_skipped = sum(1 for r in results if r.lab == name and r.status == "skipped")
         n_na = sum(1 for r in results if r.lab == name and r.status == "not applicable")
-        not_built = [r for r in results if r.lab == name and r.status == "not built"]
-        note = ("NOT STARTED" if all(not_started(r) for r in not_built) else "BUILD AGAIN (older than its sources)"
-                if only_stale(not_built) else "DID NOT BUILD") if not_built else ", ".join(
-            x for x in (f"{n_skipped} skipped" if n_skipped else "", f"{n_na} not applicable here" if n_na else "") if x)
+        stand_ins = [r for r in results if r.lab == name and r.status in STAND_IN]
+        if stand_ins:
+            note = ("NOT STARTED" if all(r.status == "not started" for r in stand_ins) else
+                    "BUILD AGAIN (older than its sources)" if only_stale(stand_ins) else "DID NOT BUILD")
+        else:
+            note = ", ".join(x for x in (f"{n_skipped} skipped" if n_skipped else "",
+                                         f"{n_na} not applicable here" if n_na else "") if x)
         lines.append(f"{name:<36} {s.variant:<9} {fmt(s.correctness):>12} {fmt(s.performance):>12} "
                      f"{fmt(pts):>10}  {note}")
     lines += ["-" * len(header), f"{'total':<36} {'':<9} {'':>12} {'':>12} {fmt(total):>10}"]
@@ -786,7 +792,7 @@ def write_junit(results: list[Result], scores: dict[str, LabScore], device: str,
         if not mine:
             continue
         suite = ET.SubElement(suites, "testsuite", name=name, tests=str(len(mine)),
-                              failures=str(sum(r.status in ("failed", "not built") for r in mine)),
+                              failures=str(sum(r.status in ("failed", *STAND_IN) for r in mine)),
                               skipped=str(sum(r.status in ("skipped", "not applicable") for r in mine)))
         props = ET.SubElement(suite, "properties")
         for key, value in (("variant", s.variant), ("device", device),
@@ -798,7 +804,7 @@ def write_junit(results: list[Result], scores: dict[str, LabScore], device: str,
             cprops = ET.SubElement(case, "properties")
             ET.SubElement(cprops, "property", name="points", value=f"{r.points:g}")
             ET.SubElement(cprops, "property", name="max_points", value=f"{r.max_points:g}")
-            if r.status in ("failed", "not built"):
+            if r.status in ("failed", *STAND_IN):
                 ET.SubElement(case, "failure", message=r.reason).text = r.output
             elif r.status in ("skipped", "not applicable"):
                 ET.SubElement(case, "skipped", message=r.reason)

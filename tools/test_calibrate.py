@@ -178,7 +178,8 @@ class CalibrateTest(unittest.TestCase):
 
     @unittest.skipUnless(shutil.which("cmake"), "cmake not found")
     def test_configure_reads_the_written_overrides(self):
-        """calibrate.py's file, read by cmake/CudaLab.cmake (_cudalab_thresholds, in script mode)."""
+        """calibrate.py's file, read by cmake/CudaLab.cmake (_cudalab_grading and _cudalab_thresholds, in
+        script mode)."""
         grading = self.root / "tests" / LAB / "grading.json"
         data = json.loads(grading.read_text())
         for spec in data["thresholds"].values():
@@ -192,7 +193,8 @@ class CalibrateTest(unittest.TestCase):
             include({(calibrate.ROOT / 'cmake' / 'CudaLab.cmake').as_posix()})
             set(CMAKE_CURRENT_BINARY_DIR {self.root.as_posix()})
             set(CUDALAB_THRESHOLD_OVERRIDES {target.as_posix()})
-            _cudalab_thresholds({LAB} {grading.as_posix()})
+            _cudalab_grading({LAB} {grading.as_posix()} json)
+            _cudalab_thresholds({LAB} "${{json}}")
             """))
         proc = subprocess.run(["cmake", "-P", str(script)], capture_output=True, text=True)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)

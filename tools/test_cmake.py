@@ -2,7 +2,8 @@
 scripts and projects, without a GPU and without configuring the whole repository:
 
 * a malformed tests/<lab>/grading.json (a stray comma, a wrong type, a total below its rules) is a
-  configure error naming the file and the position (cmake/CudaLab.cmake, _cudalab_thresholds);
+  configure error naming the file and the position (cmake/CudaLab.cmake, _cudalab_grading), and so
+  is a malformed forbidden_in_source (the names a lab's sources may not use);
 * the per-GPU threshold override file adds device rows to the generated thresholds table, and a
   malformed one is a configure error with the file and the position;
 * CUDALAB_LABS: configure says "building N of M labs" (also when the restriction comes from the
@@ -17,7 +18,8 @@ scripts and projects, without a GPU and without configuring the whole repository
 * cmake/LabBuild.cmake and cudalab_program_problem (a grade is of the code on disk): a source that
   does not compile ends the build step with status 0, its first error kept and an empty object in
   its place; a program that does not link is removed; a program built from other sources than
-  those on disk, or missing, is refused with the reason when ctest starts;
+  those on disk, or missing, is refused with the reason when ctest starts; a lab still the skeleton
+  as shipped is not started; each source is hashed once per ctest start;
 * cmake/CheckLabSymbols.cmake: a lab library that reads the environment, opens files, makes a
   system call of its own or runs code before main() is refused with the file and the symbol, as is
   one that exports a name its header does not declare; a plain one passes;
@@ -53,7 +55,8 @@ def run(cmd, cwd=None, env=None, timeout=120):
 
 @unittest.skipUnless(CMAKE, "cmake not found")
 class ThresholdsTableTest(unittest.TestCase):
-    """_cudalab_thresholds() in script mode (cmake -P): reads grading.json and the override file."""
+    """_cudalab_grading() and _cudalab_thresholds() in script mode (cmake -P): read and check
+    grading.json, then write the table with the override file's rows."""
 
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -70,7 +73,8 @@ class ThresholdsTableTest(unittest.TestCase):
             include({(ROOT / 'cmake' / 'CudaLab.cmake').as_posix()})
             set(CMAKE_CURRENT_BINARY_DIR {self.root.as_posix()})
             set(CUDALAB_THRESHOLD_OVERRIDES "{overrides.as_posix() if overrides else ''}")
-            _cudalab_thresholds({LAB} {self.grading.as_posix()})
+            _cudalab_grading({LAB} {self.grading.as_posix()} json)
+            _cudalab_thresholds({LAB} "${{json}}")
             """))
         rc, out = run([CMAKE, "-P", str(script)])
         table = self.root / f"{LAB}_thresholds.cpp"
@@ -126,6 +130,37 @@ class ThresholdsTableTest(unittest.TestCase):
         self.grading.write_text(json.dumps(dict(GRADING, total_points=7)))
         self.assertEqual(self.configure()[0], 0)
 
+    def test_malformed_forbidden_in_source_is_an_error(self):
+        """forbidden_in_source (the names cmake/LabBuild.cmake refuses in a lab's sources): configure
+        accepts what the grade step's check accepts (tools/grade.py) and names the file and the fault
+        of anything else, instead of building the lab without the refusal."""
+        import grade
+        good = {"names": ["cuda_occupancy", "cudaOcc"], "why": "the lab's answer key"}
+        self.grading.write_text(json.dumps(dict(GRADING, forbidden_in_source=good)))
+        rc, out, _ = self.configure()
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(grade.check_grading(dict(GRADING, forbidden_in_source=good), LAB, "g"), [])
+        where = f'{self.grading}: "forbidden_in_source"'
+        for bad, want in ((["cuda_occupancy"], ": ARRAY found, OBJECT required"),
+                          ({"names": ["cuda_occupancy"]}, ".why: missing (STRING required)"),
+                          ({"names": ["cuda_occupancy"], "why": 1}, ".why: NUMBER found, STRING required"),
+                          ({"why": "x"}, ".names: missing (ARRAY required)"),
+                          ({"names": "cuda_occupancy", "why": "x"}, ".names: STRING found, ARRAY required"),
+                          ({"names": [], "why": "x"}, ".names is empty: at least one name required"),
+                          ({"names": ["cudaOcc", 3], "why": "x"}, ".names[1]: NUMBER found, STRING required"),
+                          ({"names": ["cudaOcc", ""], "why": "x"}, ".names[1] is '': letters, digits, _ and . only"),
+                          ({"names": ["cuda occupancy"], "why": "x"},
+                           ".names[0] is 'cuda occupancy': letters, digits, _ and . only")):
+            data = dict(GRADING, forbidden_in_source=bad)
+            self.assertTrue(grade.check_grading(data, LAB, "g"), bad)  # the grade step refuses it too
+            self.grading.write_text(json.dumps(data))
+            (self.root / f"{LAB}_thresholds.cpp").unlink(missing_ok=True)
+            rc, out, table = self.configure()
+            self.assertNotEqual(rc, 0, bad)
+            self.assertIn(f"cuda-labs: {LAB}: grading.json is not valid", re.sub(r"\s+", " ", out))
+            self.assertIn(where + want, re.sub(r"\n +", " ", out), bad)
+            self.assertEqual(table, "")
+
     def test_missing_grading_json(self):
         self.grading.unlink()
         rc, out, _ = self.configure()
@@ -135,7 +170,8 @@ class ThresholdsTableTest(unittest.TestCase):
     def test_every_lab_of_the_repository_passes(self):
         script = self.root / "all.cmake"
         labs = sorted(p.parent for p in (ROOT / "tests").glob("ch*/grading.json"))
-        calls = "\n".join(f"_cudalab_thresholds({p.name} {(p / 'grading.json').as_posix()})" for p in labs)
+        calls = "\n".join(f"_cudalab_grading({p.name} {(p / 'grading.json').as_posix()} json)\n"
+                          f'_cudalab_thresholds({p.name} "${{json}}")' for p in labs)
         script.write_text(f"include({(ROOT / 'cmake' / 'CudaLab.cmake').as_posix()})\n"
                           f"set(CMAKE_CURRENT_BINARY_DIR {self.root.as_posix()})\n"
                           f'set(CUDALAB_THRESHOLD_OVERRIDES "")\n{calls}\n')
@@ -740,6 +776,22 @@ class CodeOnDiskTest(unittest.TestCase):
         self.assertEqual(self.launch("compile", self.source, obj)[0], 0)
         self.assertEqual(self.launch("link", obj, program)[0], 0)
         self.assertEqual(self.problem(program), "")
+
+    def test_the_sources_are_hashed_once_per_ctest_start(self):
+        """Both checks of cudalab_program_problem (built from these sources? still the skeleton?), and
+        every program of the lab, share one SHA-256 per source while ctest reads the test list: a
+        change after the first look is not seen until the next ctest run."""
+        script = self.root / "twice.cmake"
+        script.write_text(f"include([==[{ROOT / 'cmake' / 'DiscoverTests.cmake'}]==])\n"
+                          f"_cudalab_source_hashes(first [==[{self.source}]==] [==[{self.root / 'none.cu'}]==])\n"
+                          f"file(WRITE [==[{self.source}]==] \"int edited;\\n\")\n"
+                          f"_cudalab_source_hashes(again [==[{self.source}]==])\n"
+                          "message(\"FIRST=${first}\\nAGAIN=${again}\")\n")
+        rc, out = run([CMAKE, "-P", str(script)])
+        self.assertEqual(rc, 0, out)
+        import hashlib
+        before = hashlib.sha256(b"int ok;\n").hexdigest()
+        self.assertIn(f"FIRST={before};missing\nAGAIN={before}\n", out)
 
 
 if __name__ == "__main__":

@@ -130,8 +130,8 @@ class GradeTest(unittest.TestCase):
     def test_an_untouched_lab_is_not_started(self):
         why = ("not started: /x/labs/ch03_10 is still the skeleton as shipped (x.cu), so its tests are not run "
                "(0 points). Fill in its TODO(ch03_10) parts (its README says how), build again and run ctest")
-        rows = [grade.Result(f"{LAB}_correctness_host_NOT_BUILT", LAB, "correctness", "host", "not built", 0, 12, why),
-                grade.Result(f"{LAB}_correctness_gpu_NOT_BUILT", LAB, "correctness", "gpu", "not built", 0, 0, why)]
+        rows = [grade.Result(f"{LAB}_correctness_host_NOT_BUILT", LAB, "correctness", "host", "not started", 0, 12, why),
+                grade.Result(f"{LAB}_correctness_gpu_NOT_BUILT", LAB, "correctness", "gpu", "not started", 0, 0, why)]
         table = grade.render(rows, grade.summarize(rows, self.manifest), "test GPU", dict(self.manifest, build_dir="/x/build/grade"))
         self.assertIn("NOT STARTED", table)
         self.assertNotIn("DID NOT BUILD", table)
@@ -140,6 +140,46 @@ class GradeTest(unittest.TestCase):
         self.assertIn("no lab is started yet", table)
         self.assertTrue(table.rstrip().splitlines()[-1].startswith("Next: 1 lab(s) not started yet"),
                         table.rstrip().splitlines()[-1])
+        self.assertIn("health: NO GPU: no lab is started yet", grade.health_line(rows, device="no GPU (none here)"))
+        # a program of the lab that did not link: the lab did not build, and that row is the failure
+        broken = grade.Result(f"{LAB}_performance_gpu_NOT_BUILT", LAB, "performance", "gpu", "not built", 0, 0,
+                              "the test program could not be linked with the lab's code: x.o: error")
+        table = grade.render(rows + [broken], grade.summarize(rows + [broken], self.manifest), "test GPU", self.manifest)
+        self.assertIn("DID NOT BUILD", table)
+        self.assertIn("Failed (1):\n  FAIL " + broken.name, table)
+        self.assertIn("health: no GPU test ran: labs did not build", table)
+        self.assertTrue(table.rstrip().splitlines()[-1].startswith(f"Next: {LAB} did not build"))
+
+    def test_the_stand_in_of_an_untouched_lab_is_not_started(self):
+        """The stand-in row that cmake/DiscoverTests.cmake adds for a lab still as shipped has the status
+        "not started" (its reason kept), 0 of the lab's total_points, and stays a failure in grade.xml
+        and results.json, as every other stand-in row."""
+        why = (f"not started: /x/labs/{LAB} is still the skeleton as shipped (x.cu), so its tests are not run (0 points). "
+               f"Fill in its TODO({LAB}) parts (its README says how), build again and run ctest")
+        stand_in = ('<testcase name="{}" classname="a" time="0" status="fail"><failure message="Failed"/>'
+                    f"<system-out>[ CUDALAB  ] reason: {why}\nCMake Error at NoTests.cmake:7 (message):\n  no tests"
+                    "</system-out></testcase>")
+        junit = (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="x" tests="2">\n'
+                 + stand_in.format(f"{LAB}_correctness_host_NOT_BUILT")
+                 + stand_in.format(f"{LAB}_correctness_gpu_NOT_BUILT") + "</testsuite>\n")
+        results = grade.grade(junit, self.manifest, {})
+        self.assertEqual([(r.status, r.reason, r.points, r.max_points, r.where) for r in results],
+                         [("not started", why, 0.0, 30.0, "host"), ("not started", why, 0.0, 0.0, "gpu")])
+        scores = grade.summarize(results, self.manifest)
+        self.assertEqual(scores[LAB].correctness, [0.0, 30.0])
+        self.assertIn("NOT STARTED", grade.render(results, scores, "test GPU", self.manifest))
+        grade.write_junit(results, scores, "test GPU", self.root / "grade.xml")
+        suite = ET.parse(self.root / "grade.xml").getroot().find("testsuite")
+        self.assertEqual(suite.get("failures"), "2")
+        self.assertEqual(suite.find("testcase/failure").get("message"), why)
+        tests = grade.gradescope(results, "test GPU")["tests"]
+        self.assertEqual([(t["status"], t["score"], t["max_score"]) for t in tests], [("failed", 0, 30), ("failed", 0, 0)])
+        self.assertTrue(tests[0]["output"].startswith("FAILED: not started: "))
+        # the build log's errors are never taken for the reason of a lab that is not started
+        log = self.root / "build.log"
+        log.write_text(f"/src/labs/{LAB}/k.cu(12): error: identifier \"x\" is undefined\n")
+        grade.attach_build_errors(results, log)
+        self.assertEqual(results[0].reason, why)
 
     def test_not_built_is_reported(self):
         r = self.results[f"{LAB}_performance_gpu_NOT_BUILT"]
@@ -286,6 +326,20 @@ class GradeStepTest(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("cuda-labs score table    GPU: NVIDIA Test GPU", out)
         self.assertTrue((self.root / "grade" / "summary.json").exists())
+
+    def test_summary_json_says_not_started(self):
+        why = (f"not started: /src/labs/{LAB} is still the skeleton as shipped (x.cu), so its tests are not run (0 "
+               f"points). Fill in its TODO({LAB}) parts (its README says how), build again and run ctest")
+        self.junit.write_text(f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="x" tests="1">\n'
+                              f'<testcase name="{LAB}_correctness_host_NOT_BUILT" classname="a" time="0" status="fail">'
+                              f'<failure message="Failed"/><system-out>[ CUDALAB  ] reason: {why}\n</system-out>'
+                              "</testcase></testsuite>\n")
+        rc, out, err = self.main()
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(out, rf"\n{LAB} +labs +0/30 +- +0/30  NOT STARTED\n")
+        summary = json.loads((self.root / "grade" / "summary.json").read_text())
+        self.assertEqual([(t["status"], t["reason"], t["points"], t["max_points"]) for t in summary["tests"]],
+                         [("not started", why, 0.0, 30.0)])
 
     def test_full_run_points_to_the_tracer_when_the_build_has_it(self):
         rc, out, err = self.main()

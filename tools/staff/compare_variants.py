@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
 
     ref_tests = len(ref_status)
     ref_passed = sum(1 for s in ref_status.values() if s == {"passed"})
-    skel_failed = sum(1 for t in skeleton.values() if t["status"] in ("failed", "not built"))
+    skel_failed = sum(1 for t in skeleton.values() if t["status"] in ("failed", "not built", "not started"))
     print()
     print("=" * 100)
     print(f"GPU check summary    GPU: {runs[0].get('device', '?')}")

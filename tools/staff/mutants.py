@@ -570,7 +570,8 @@ def grade_lab(work: Path, build: Path, lab: str, expect: str, gpu: GpuLock, gpu_
 
     def lost_on_host(summary: dict | None) -> bool:
         return summary is not None and any(
-            t["lab"] == lab and t["where"] == "host" and t["status"] in ("failed", "not built") and t["max_points"] > 0
+            t["lab"] == lab and t["where"] == "host" and t["status"] in ("failed", "not built", "not started")
+            and t["max_points"] > 0
             for t in summary["tests"])
 
     def lost_correctness(summary: dict | None) -> bool:
@@ -845,7 +846,7 @@ def classify(summary: dict | None, lab: str, perf_ran: bool, host_only: bool) ->
     tests = [t for t in (summary or {}).get("tests", []) if t.get("lab") == lab]
     if not tests:
         return None, ""
-    if any(t["status"] == "not built" for t in tests):
+    if any(t["status"] in ("not built", "not started") for t in tests):
         return "stillborn", ""
     failed = [t for t in tests if t["status"] == "failed" and t["max_points"] > 0]
     if failed:

@@ -341,8 +341,10 @@ class RecordTest(unittest.TestCase):
         def test(where, status, points=2, lab="ch01_lab"):
             return {"lab": lab, "where": where, "status": status, "max_points": points, "name": f"{where}.{status}"}
         host_fail = test("host", "failed")
-        # GPU tests skipped, a host test that did not build, one worth nothing, another lab's: no kill
+        # GPU tests skipped, a host test that did not build or is not started, one worth nothing, another
+        # lab's: no kill
         for tests in ([test("gpu", "skipped"), test("host", "passed")], [test("host", "not built")],
+                      [test("host", "not started")],
                       [test("host", "failed", points=0)], [test("host", "failed", lab="ch02_other")]):
             self.assertIsNone(mutants.host_took_points({"tests": tests}, "ch01_lab"), tests)
         self.assertIs(mutants.host_took_points({"tests": [test("gpu", "skipped"), host_fail]}, "ch01_lab"), host_fail)
