@@ -71,7 +71,9 @@ set(outside_c
   # threads that outlive a call of the lab's code (no lab needs one): they could act after the test
   "^pthread_create$" "^thrd_create$")
 # Launch paths the tests' launch recorder does not see (common/testing/launch_recorder.cpp).
-set(outside_launch "^cu[A-Z][A-Za-z0-9_]*$" "^cuda[A-Za-z0-9]*_pt(sz|ds)$" "^cudaGetDriverEntryPoint" "^cudaGraph" "^cudaStreamBeginCapture"
+set(outside_launch "^cu[A-Z][A-Za-z0-9_]*$" "^(__)?cuda[A-Za-z0-9]*_pt(sz|ds)$" "^cudaGetDriverEntryPoint" "^cudaGraph" "^cudaStreamBeginCapture"
+                   # host code of the lab's run later by the runtime's own thread, outside any test's view
+                   "^cudaLaunchHostFunc" "^cudaStreamAddCallback$"
                    "^cudaStreamEndCapture" "^cudaStreamGetCaptureInfo" "^cudaStreamUpdateCaptureDependencies"
                    "^cudaLibrary"
                    # the Compute Sanitizer API and the kernel tracer, loaded into the test program for
@@ -80,9 +82,15 @@ set(outside_launch "^cu[A-Z][A-Za-z0-9_]*$" "^cuda[A-Za-z0-9]*_pt(sz|ds)$" "^cud
 # What of the course's own library (common/) a lab's code may call: the device query its README uses.
 set(allowed_cudalab "^cudalab::DeviceInfo::" "^cudalab::query_device\\(" "^cudalab::describe_device\\("
                     "^cudalab::describe_error\\(")
+# What of the C++ library reaches files, descriptors or threads: of libstdc++'s exported families,
+# the file streams and their buffers (std::basic_filebuf and the std::__basic_file<char> under it,
+# which opens any path), __gnu_cxx::stdio_filebuf and stdio_sync_filebuf (a stream over a file
+# descriptor or FILE*), std::filesystem, threads and the futures of std::async. A name may appear
+# after its template's return type in nm's demangled form, hence the leading ( |*|&) choice.
 set(outside_cxx
-  "^std::(__cxx11::)?basic_(i|o)?fstream<" "^std::basic_filebuf<" "^std::(__fs::)?filesystem::"
-  "^std::thread::_M_start_thread" "^std::jthread")
+  "(^|[ *&])std::(__cxx11::)?basic_(i|o)?fstream<" "(^|[ *&])std::basic_filebuf<" "(^|[ *&])std::__basic_file<"
+  "(^|[ *&])__gnu_cxx::stdio_(sync_)?filebuf<" "(^|[ *&])std::(__fs::|experimental::)?filesystem::"
+  "(^|[ *&])std::thread::_M_start_thread" "(^|[ *&])std::jthread" "(^|[ *&])std::__future_base::")
 # What of the C library (libc.so.6) the lab's own code may call: an allowlist, since glibc has some
 # 2800 names and more than one way to each file, program and variable. Memory and strings, numbers,
 # characters, random numbers, printing to stdout and stderr (and reading stdin), time and sleeping,
@@ -166,7 +174,8 @@ not the harness (the timer, the settings, the launch recorder, the tests' helper
           if(name MATCHES "${pattern}")
             list(APPEND problems "${SOURCE_DIR}/${member}: error: calls ${name} (cmake/CheckLabSymbols.cmake): the lab's \
 code launches kernels with <<< >>> or the runtime's cudaLaunchKernel/cudaLaunchKernelEx/cudaLaunchCooperativeKernel \
-only, which the tests record and check; no driver API, driver entry points or CUDA graphs")
+only, which the tests record and check; no driver API, driver entry points, CUDA graphs or host functions run by the \
+runtime (cudaLaunchHostFunc, cudaStreamAddCallback)")
           endif()
         endforeach()
         foreach(pattern IN LISTS outside_c)
@@ -294,53 +303,137 @@ __attribute__((destructor)) (${function})")
       endif()
     endforeach()
     # The one initialiser a lab may have: <iostream>'s (GCC before 13 gives every file that includes
-    # it a static std::ios_base::Init object). An entry whose code, with the local functions it
-    # calls, refers to nothing but that object's constructor and destructor, __cxa_atexit and its
-    # own data is that initialiser and nothing else (a global object of the lab's own in the same
-    # file adds its constructor's call, and is refused).
+    # it a static std::ios_base::Init object). An entry is that initialiser and nothing else when its
+    # code, with the one local function it may call (__static_initialization_and_destruction_0 when
+    # not optimised), is straight-line code that:
+    #  - refers to nothing but that object's constructor and destructor, __cxa_atexit and its own
+    #    data (a global object of the lab's own in the same file adds its constructor's call);
+    #  - branches only to those through relocations, to the local function's start, or (in the
+    #    local function) forward to an instruction that the disassembly decodes: no loop, no
+    #    indirect branch, no jump into the middle of an instruction (where a hidden instruction,
+    #    e.g. a system call inside another's immediate, would run);
+    #  - never reads the registers in which glibc hands initialisers argc, argv and the
+    #    environment (%rdi, %rsi, %rdx; the local function may read the 32-bit %edi and %esi, its
+    #    own two int parameters).
     set(iostream_only "")
+    set(not_iostream "")  # "<entry>: <what else it does>", for the message
     if(others AND OBJDUMP)
       execute_process(COMMAND ${OBJDUMP} -dr --no-show-raw-insn ${object} OUTPUT_VARIABLE listing_o ERROR_QUIET)
+      string(REPLACE ";" "," listing_o "${listing_o}")
+      string(REPLACE "[" "(" listing_o "${listing_o}")
+      string(REPLACE "]" ")" listing_o "${listing_o}")
       string(REPLACE "\n" ";" listing_lines "${listing_o}")
-      set(refs_of "")  # "<function>=<target>" for every relocation and local call in the object
+      # Instructions as "<function>|<address>|<mnemonic>|<operands>|<relocation target>".
+      set(insns "")
       set(current "")
+      set(pending "")
       foreach(line IN LISTS listing_lines)
-        if(line MATCHES "^[0-9a-f]+ <([^>]+)>:$")
-          set(current "${CMAKE_MATCH_1}")
-        elseif(current AND line MATCHES "R_X86_64_[A-Z0-9_]+[ \t]+([^ \t+-]+)")
-          list(APPEND refs_of "${current}=${CMAKE_MATCH_1}")
-        elseif(current AND line MATCHES "(call|jmp) +[0-9a-f]+ <([^>+]+)>$")
-          list(APPEND refs_of "${current}=${CMAKE_MATCH_2}")
+        if(line MATCHES "^([0-9a-f]+) <([^>]+)>:$")
+          if(pending)
+            list(APPEND insns "${pending}|")
+            set(pending "")
+          endif()
+          set(current "${CMAKE_MATCH_2}")
+        elseif(current AND line MATCHES "^[ \t]+[0-9a-f]+: R_X86_64_[A-Z0-9_]+[ \t]+([^ \t+-]+)")
+          if(pending)
+            list(APPEND insns "${pending}|${CMAKE_MATCH_1}")
+            set(pending "")
+          endif()
+        elseif(current AND line MATCHES "^ +([0-9a-f]+):\t([a-z0-9]+) *(.*)$")
+          if(pending)
+            list(APPEND insns "${pending}|")
+          endif()
+          set(pending "${current}|${CMAKE_MATCH_1}|${CMAKE_MATCH_2}")
+          string(REGEX REPLACE "[ \t]*#.*$" "" ops "${CMAKE_MATCH_3}")  # objdump's comment
+          string(STRIP "${ops}" ops)
+          string(REPLACE "|" "/" ops "${ops}")
+          set(pending "${pending}|${ops}")
         endif()
       endforeach()
+      if(pending)
+        list(APPEND insns "${pending}|")
+      endif()
+      set(local_init "_Z41__static_initialization_and_destruction_0ii")
       foreach(function IN LISTS others)
-        set(todo "${function}")
-        set(seen "")
         set(clean TRUE)
         set(inits FALSE)
-        while(todo)
-          list(POP_FRONT todo fn)
-          list(APPEND seen "${fn}")
-          foreach(entry IN LISTS refs_of)
-            if(NOT entry MATCHES "^(.*)=(.*)$" OR NOT CMAKE_MATCH_1 STREQUAL fn)
-              continue()
-            endif()
-            set(to "${CMAKE_MATCH_2}")
-            if(to STREQUAL "_ZNSt8ios_base4InitC1Ev")
-              set(inits TRUE)
-            elseif(to MATCHES "^_Z41__static_initialization_and_destruction_0ii$")
-              list(FIND seen "${to}" at)
-              if(at EQUAL -1)
-                list(APPEND todo "${to}")
-              endif()
-            elseif(NOT to MATCHES "^(_ZNSt8ios_base4InitD1Ev|__cxa_atexit|__dso_handle|_ZStL8__ioinit|[.]bss|[.]text[.]startup)$"
-                   AND NOT to STREQUAL fn)
+        set(why "")
+        set(fns "${function}")
+        foreach(entry IN LISTS insns)
+          if(entry MATCHES "^([^|]*)[|]" AND CMAKE_MATCH_1 STREQUAL function AND entry MATCHES "[|]call[|][0-9a-f]+ <${local_init}>[|]")
+            set(fns "${function};${local_init}")
+          endif()
+        endforeach()
+        foreach(entry IN LISTS insns)
+          if(NOT entry MATCHES "^([^|]*)[|]([0-9a-f]+)[|]([a-z0-9]+)[|]([^|]*)[|](.*)$")
+            continue()
+          endif()
+          set(fn "${CMAKE_MATCH_1}")
+          set(addr "${CMAKE_MATCH_2}")
+          set(mnem "${CMAKE_MATCH_3}")
+          set(ops "${CMAKE_MATCH_4}")
+          set(target "${CMAKE_MATCH_5}")
+          list(FIND fns "${fn}" at)
+          if(at EQUAL -1)
+            continue()
+          endif()
+          set(is_entry FALSE)
+          if(fn STREQUAL function)
+            set(is_entry TRUE)
+          endif()
+          if(NOT mnem MATCHES "^(endbr64|push|pop|movl?q?|lea|call|jmp|jne|je|ret|nop[lw]?|leave|sub|add|cmpl?|xchg|cs|data16)$")
+            set(clean FALSE)
+            set(why "${mnem}")
+          endif()
+          if(target STREQUAL "_ZNSt8ios_base4InitC1Ev")
+            set(inits TRUE)
+          elseif(target AND NOT target MATCHES "^(_ZNSt8ios_base4InitD1Ev|__cxa_atexit|__dso_handle|_ZStL8__ioinit|[.]bss|[.]text[.]startup)$")
+            set(clean FALSE)
+            set(why "${target}")
+          endif()
+          if(mnem MATCHES "^(call|jmp|jne|je)$" AND NOT target)
+            # A branch the disassembly resolves in place: the local function, or forward within it.
+            if(ops MATCHES "^[*]" OR NOT ops MATCHES "^([0-9a-f]+) <([^>]+)>$")
               set(clean FALSE)
+              set(why "${mnem} ${ops}")
+            elseif(mnem STREQUAL "call")
+              if(NOT CMAKE_MATCH_2 STREQUAL local_init OR NOT is_entry)
+                set(clean FALSE)
+                set(why "${mnem} ${ops}")
+              endif()
+            else()
+              set(to "${CMAKE_MATCH_1}")
+              math(EXPR forward "0x${to} - 0x${addr}")
+              set(lands FALSE)
+              foreach(other IN LISTS insns)
+                if(other MATCHES "^([^|]*)[|]([0-9a-f]+)[|]" AND CMAKE_MATCH_1 STREQUAL fn AND CMAKE_MATCH_2 STREQUAL to)
+                  set(lands TRUE)
+                endif()
+              endforeach()
+              if(is_entry OR forward LESS_EQUAL 0 OR NOT lands)
+                set(clean FALSE)
+                set(why "${mnem} ${ops}")
+              endif()
             endif()
-          endforeach()
-        endwhile()
+          endif()
+          # Registers read: those of every operand but a bare destination register of mov and lea
+          # (the last operand), and the address registers of the destination.
+          set(reads "${ops}")
+          if(mnem MATCHES "^(movl?q?|lea)$" AND ops MATCHES "^(.*),(%[a-z0-9]+)$")
+            set(reads "${CMAKE_MATCH_1}")
+          endif()
+          if(is_entry AND reads MATCHES "%(r|e)?(di|si|dx)([^a-z0-9]|$)|%(dil|sil|dl|dh)([^a-z0-9]|$)")
+            set(clean FALSE)
+            set(why "reads ${ops}")
+          elseif(NOT is_entry AND reads MATCHES "%(r|e)?dx([^a-z0-9]|$)|%(dl|dh|rdi|rsi|dil|sil)([^a-z0-9]|$)")
+            set(clean FALSE)
+            set(why "reads ${ops}")
+          endif()
+        endforeach()
         if(clean AND inits)
           list(APPEND iostream_only "${function}")
+        elseif(inits)
+          list(APPEND not_iostream "${function}: ${why}")
         endif()
       endforeach()
     endif()
@@ -353,8 +446,13 @@ __attribute__((destructor)) (${function})")
         set(others "${entries}")
       endif()
       list(JOIN others ", " others)
+      set(beside "")
+      if(not_iostream)
+        list(JOIN not_iostream ", " beside)
+        set(beside ": more than <iostream>'s initialiser: ${beside}")
+      endif()
       list(APPEND problems "${SOURCE_DIR}/${member}: error: runs code before main() (cmake/CheckLabSymbols.cmake): \
-a global object with a constructor, or __attribute__((constructor)) (${others})")
+a global object with a constructor, or __attribute__((constructor)) (${others}${beside})")
     endif()
   endforeach()
 endif()

@@ -678,6 +678,15 @@ class LabSymbolsTest(unittest.TestCase):
             refused, out = self.check(lab + "static int answer = std::rand();\n", flags=flags)
             self.assertTrue(refused, f"{flags}: {out}")
             self.assertIn("labs/x/lab.cu: error: runs code before main()", out)
+        # Code smuggled into that initialiser (a file-static global before the #include, inlined
+        # beside std::ios_base::Init): reading the environment glibc hands it in %rdx, a loop.
+        for smuggled in ("static char **seen;\n"
+                         "static int grab = [] { char **e; asm volatile(\"mov %%rdx, %0\" : \"=r\"(e)); seen = e; return 0; }();\n",
+                         "static volatile int spin;\n"
+                         "static int loop = [] { for (int i = 0; i < 1000; ++i) spin = spin + i; return 0; }();\n"):
+            refused, out = self.check(smuggled + lab, flags=("-O3",))
+            self.assertTrue(refused, out)
+            self.assertIn("more than <iostream>'s initialiser", out)
 
     def test_only_the_headers_names_are_exported(self):
         source = "#include <cstdio>\nvoid launch(int *) {}\nextern \"C\" int fputs(const char *, FILE *) { return 0; }\n"

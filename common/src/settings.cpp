@@ -54,9 +54,53 @@ const char *setting(const char *name) {
   return it == s.values.end() ? nullptr : it->second.c_str();  // entries are never erased (below)
 }
 
+namespace {
+
+/// The names whose values the harness and the tools it loads read while the program starts
+/// (the harness's CUDALAB_*, GoogleTest's flags in its static initialisers, the kernel tracer's
+/// TRACER_* in its constructor): watched from the .preinit_array to main().
+bool watched(const char *entry) {
+  return std::strncmp(entry, "CUDALAB_", 8) == 0 || std::strncmp(entry, "GTEST_", 6) == 0 ||
+         std::strncmp(entry, "TRACER_", 7) == 0;
+}
+
+/// The watched entries as the program started ("NAME=value" copies), null-terminated.
+char **watched_at_start = nullptr;
+
+}  // namespace
+
 namespace detail {
+std::string environment_changed_since_start() {
+  if (watched_at_start == nullptr) return "";
+  std::size_t now = 0;
+  for (char **e = environ; e != nullptr && *e != nullptr; ++e) {
+    if (!watched(*e)) continue;
+    ++now;
+    bool found = false;
+    for (char **w = watched_at_start; *w != nullptr && !found; ++w) found = std::strcmp(*w, *e) == 0;
+    if (!found) {
+      const char *eq = std::strchr(*e, '=');
+      return std::string(*e, eq != nullptr ? static_cast<std::size_t>(eq - *e) : std::strlen(*e)) +
+             " is not what the program started with";
+    }
+  }
+  std::size_t then = 0;
+  for (char **w = watched_at_start; *w != nullptr; ++w) ++then;
+  if (now != then) return "a variable the program started with is gone";
+  return "";
+}
+
 void take_settings_first(char **envp) {
   if (early != nullptr || taken != nullptr || envp == nullptr) return;
+  std::size_t all = 0;
+  for (char **e = envp; *e != nullptr; ++e)
+    if (watched(*e)) ++all;
+  if (char **copy = static_cast<char **>(std::calloc(all + 1, sizeof(char *)))) {
+    std::size_t i = 0;
+    for (char **e = envp; *e != nullptr && i < all; ++e)
+      if (watched(*e)) copy[i++] = strdup(*e);
+    watched_at_start = copy;
+  }
   std::size_t n = 0;
   for (char **e = envp; *e != nullptr; ++e)
     if (std::strncmp(*e, "CUDALAB_", 8) == 0 || std::strncmp(*e, "GTEST_", 6) == 0) ++n;

@@ -13,6 +13,7 @@
 // `<test binary> --cudalab-probe` runs no test: it prints "[ CUDALAB  ] skipped: <why>" when there
 // is no usable GPU and exits 0 (cmake/RunSanitizer.cmake asks before it starts compute-sanitizer
 // on the binary, as it asks the sanitizer drivers with --probe).
+#include "cudalab/settings.hpp"
 #include "cudalab/watchdog.hpp"
 
 #include <gtest/gtest.h>
@@ -90,6 +91,15 @@ int main(int argc, char **argv) {
       if (!cudalab::gpu_available(&why)) std::printf("[ CUDALAB  ] skipped: %s\n", why.c_str());
       return 0;
     }
+  }
+  // Code that ran while the program was loaded (a lab's library is loaded before main()) may not
+  // have rewritten what the harness, GoogleTest or the kernel tracer read from the
+  // environment: no test runs, and no record is written.
+  if (const std::string changed = cudalab::detail::environment_changed_since_start(); !changed.empty()) {
+    std::printf("[ CUDALAB  ] reason: the environment changed while the program was loaded, before main(): %s "
+                "(code in a lab's library ran at load time; cmake/CheckLabSymbols.cmake lets none run)\n",
+                changed.c_str());
+    return 1;
   }
   ::testing::InitGoogleTest(&argc, argv);
   // No record of an earlier run may stand for this one: GoogleTest writes the file only at the end.
