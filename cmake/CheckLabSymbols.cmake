@@ -527,7 +527,9 @@ if(LIBRARY AND READELF AND LINK_DIRS)
       string(REGEX MATCHALL "[ \t]U [^@\n]+" uses "${undefined}")
       foreach(use IN LISTS uses)
         string(REGEX REPLACE "^[ \t]U " "" name "${use}")
-        if(name MATCHES "^(__wrap_|__ubsan_handle_)")
+        # The course's own library is linked into the lab's (a call the object check above allows
+        # is defined inside it): undefined only where a lab's objects are checked alone.
+        if(name MATCHES "^(__wrap_|__ubsan_handle_|_ZN7cudalab|_ZNK7cudalab)")
           continue()
         endif()
         string(FIND "${available}" ";${name};" at)

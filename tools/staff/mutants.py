@@ -3,7 +3,7 @@
 
     tools/staff/mutants.py [LAB ...] [--out DIR] [-j N] [--gpu-jobs M] [--gpu-labs L] [--stop-early] [--missing]
     tools/staff/mutants.py --status [LAB ...]
-    tools/staff/mutants.py --check [--compile] [LAB ...]
+    tools/staff/mutants.py --check [--compile | --symbols] [--expect full|lose] [LAB ...]
 
 tests/mutants/<lab>/<name>/ holds a mutant: mutant.json, {"expect": "lose" | "full", "why": "...",
 "edits": [...]}, and optionally whole lab files (copied over labs/<lab>/). An edit changes the
@@ -42,7 +42,10 @@ mutant behaved. Commit graded.json with the change it was graded on.
 no longer applies (its `old` text is gone or occurs twice, a kernel to copy is missing, a file is
 unknown), that changes nothing, or whose mutant.json is malformed. With --compile it also compiles
 every mutated .cu file with nvcc -c (-arch=sm_75; -rdc=true for SEPARABLE labs), to catch mutants
-that no longer compile. Exits 0 only if every mutant is fine.
+that no longer compile; with --symbols it also links each mutant's objects (the lab's other sources as
+in solutions/) into a shared library and runs cmake/CheckLabSymbols.cmake on it, as the build checks a
+lab's library: a correct variant ("full") that it refuses is a failure, a wrong one it refuses is
+listed as "refused". Exits 0 only if every mutant is fine.
 """
 from __future__ import annotations
 
@@ -213,24 +216,58 @@ def nvcc_command(nvcc: str, source: Path, lab: str, overlay_dir: Path, root: Pat
     return cmd
 
 
-def compile_mutant(nvcc: str, lab: str, files: dict[PurePosixPath, bytes], root: Path = ROOT) -> list[str]:
-    """Compiles every mutated .cu file; the first lines of each compiler error ([] if none)."""
+def compile_mutant(nvcc: str, lab: str, files: dict[PurePosixPath, bytes], root: Path = ROOT,
+                   symbols: list[str] | None = None) -> list[str]:
+    """Compiles every mutated .cu file; the first lines of each compiler error ([] if none). With
+    @p symbols (a list to fill), the objects are also linked into a shared library and checked by
+    cmake/CheckLabSymbols.cmake as the build checks a lab's library (what it calls, runs before
+    main(), ...; not its exports): its "error:" lines go into @p symbols."""
     problems = []
     with tempfile.TemporaryDirectory(prefix="mutant-") as tmp:
         overlay_dir = Path(tmp) / lab
         overlay_dir.mkdir()
         for rel, data in files.items():
             (overlay_dir / rel.name).write_bytes(data)
+        objects = []
         for rel in sorted(files):
             if rel.suffix != ".cu":
                 continue
-            proc = subprocess.run(nvcc_command(nvcc, overlay_dir / rel.name, lab, overlay_dir, root),
-                                  capture_output=True, text=True)
+            cmd = nvcc_command(nvcc, overlay_dir / rel.name, lab, overlay_dir, root)
+            if symbols is not None:
+                cmd += ["-Xcompiler", "-fPIC", "-O3"]  # as the build compiles a lab's library
+            proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode != 0:
                 lines = [ln for ln in (proc.stderr + proc.stdout).splitlines() if ln.strip()]
                 errors = [ln for ln in lines if "error" in ln] or lines
                 problems.append(f"{rel.name} does not compile: " + " | ".join(errors[:3])[:400])
+            objects.append(overlay_dir / rel.with_suffix(".o").name)
+        if symbols is not None and objects and not problems:
+            symbols.extend(check_symbols(nvcc, lab, objects, Path(tmp), root))
     return problems
+
+
+def check_symbols(nvcc: str, lab: str, objects: list[Path], tmp: Path, root: Path = ROOT) -> list[str]:
+    """cmake/CheckLabSymbols.cmake on @p objects linked into a shared library: its error lines."""
+    library = tmp / f"lib{lab}.so"
+    link = [nvcc, "-shared", "-o", str(library), *map(str, objects)]
+    if separable(lab, root):
+        link += ["-rdc=true", "-lcudadevrt"]
+    proc = subprocess.run(link, capture_output=True, text=True)
+    if proc.returncode != 0:
+        return [f"does not link: {(proc.stderr + proc.stdout).strip()[:300]}"]
+    cuda_lib = Path(nvcc).resolve().parent.parent
+    dirs = [str(cuda_lib / sub) for sub in ("lib64", "lib", "targets/x86_64-linux/lib")]
+    for name in ("libc.so.6", "libstdc++.so.6", "libgcc_s.so.1", "libm.so.6"):
+        found = subprocess.run(["g++", f"-print-file-name={name}"], capture_output=True, text=True).stdout.strip()
+        if "/" in found:
+            dirs.append(str(Path(found).resolve().parent))
+    dirs += ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"]
+    proc = subprocess.run([shutil.which("cmake") or "cmake", "-DOBJECTS=" + "|".join(map(str, objects)),
+                           f"-DLIBRARY={library}", "-DNM=nm", "-DOBJDUMP=objdump", "-DREADELF=readelf",
+                           f"-DSOURCE_DIR=labs/{lab}", f"-DSTATE={tmp}", "-DLINK_DIRS=" + "|".join(dirs),
+                           "-P", str(root / "cmake" / "CheckLabSymbols.cmake")], capture_output=True, text=True)
+    return [ln.split(": error: ", 1)[1] if ": error: " in ln else ln
+            for ln in (proc.stdout + proc.stderr).splitlines() if ": error: " in ln or "CMake Error" in ln]
 
 
 def find_nvcc() -> str | None:
@@ -360,8 +397,11 @@ def status(labs: list[str], root: Path = ROOT, out=None) -> int:
 
 
 def check(labs: list[str], compile_too: bool = False, jobs: int = 1, root: Path = ROOT,
-          nvcc: str | None = None, out=None) -> int:
-    """--check: every mutant applies (and compiles); prints one line per mutant, returns the exit status."""
+          nvcc: str | None = None, out=None, symbols: bool = False, expect: str = "") -> int:
+    """--check: every mutant applies (and compiles); prints one line per mutant, returns the exit status.
+    With @p symbols each is also checked as the build checks a lab's library: a correct variant
+    ("full") that the check refuses is a problem; a wrong one that it refuses is listed as such."""
+    compile_too = compile_too or symbols
     out = out or sys.stdout
     unknown = labinfo.check_names(labs, root)
     if unknown:
@@ -369,6 +409,13 @@ def check(labs: list[str], compile_too: bool = False, jobs: int = 1, root: Path 
             print(f"mutants: {message}", file=out)
         return 2
     mutants = lab_mutants(labs, root)
+    if expect:  # only the correct variants ("full"), or only the wrong ones
+        def expected(m: Path) -> str:
+            try:
+                return load_spec(m).get("expect", "")
+            except MutantError:
+                return expect  # a malformed one is reported below
+        mutants = [(lab, m) for lab, m in mutants if expected(m) == expect]
     if not mutants:
         print("mutants: no mutants found" + (f" for {', '.join(labs)}" if labs else ""), file=out)
         return 1
@@ -378,21 +425,34 @@ def check(labs: list[str], compile_too: bool = False, jobs: int = 1, root: Path 
             print("mutants: --compile needs nvcc (on PATH, in $NVCC or /usr/local/cuda/bin)", file=out)
             return 1
 
-    def one(item: tuple[str, Path]) -> tuple[str, str, list[str]]:
+    def one(item: tuple[str, Path]) -> tuple[str, str, list[str], list[str]]:
         lab, mutant = item
         problems, files = check_mutant(lab, mutant, root)
+        refused: list[str] = []
+        if symbols and not problems:  # the library is all of the lab's sources, the others as in solutions/
+            names = {rel.name for rel in files}
+            for name in labinfo.read_lab(lab, root).sources:
+                reference = root / "solutions" / lab / name
+                if name not in names and reference.is_file():
+                    files = {**files, PurePosixPath(name): strip_markers(reference, root).encode()}
         if compile_too and not problems:
-            problems = compile_mutant(nvcc, lab, files, root)
-        return lab, mutant.name, problems
+            problems = compile_mutant(nvcc, lab, files, root, refused if symbols else None)
+        if refused and load_spec(mutant).get("expect") == "full":
+            problems = problems + [f"a correct variant that the symbol check refuses: {r}" for r in refused]
+            refused = []
+        return lab, mutant.name, problems, refused
 
-    bad = 0
+    bad = refused_count = 0
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for lab, name, problems in pool.map(one, mutants):
+        for lab, name, problems, refused in pool.map(one, mutants):
             bad += bool(problems)
-            print(f"{'ok  ' if not problems else 'FAIL'} {lab}/{name}" + "".join(f"\n     {p}" for p in problems),
-                  file=out, flush=True)
-    what = "apply and compile" if compile_too else "apply"
-    print(f"mutants: {len(mutants) - bad} of {len(mutants)} {what}" + (f"; {bad} do not" if bad else ""), file=out)
+            refused_count += bool(refused)
+            tag = "FAIL" if problems else "refused" if refused else "ok  "
+            print(f"{tag} {lab}/{name}" + "".join(f"\n     {p}" for p in problems + refused[:2]), file=out, flush=True)
+    what = "apply, compile and pass the symbol check where correct" if symbols else \
+        "apply and compile" if compile_too else "apply"
+    print(f"mutants: {len(mutants) - bad} of {len(mutants)} {what}" + (f"; {bad} do not" if bad else "") +
+          (f"; {refused_count} wrong ones refused by the symbol check" if symbols else ""), file=out)
     return 1 if bad else 0
 
 
@@ -707,6 +767,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="only check that every mutant still applies (no build, no GPU)")
     parser.add_argument("--compile", action="store_true",
                         help="with --check: also compile every mutated file with nvcc -c")
+    parser.add_argument("--symbols", action="store_true",
+                        help="with --check: also link each mutant's objects into a library and run "
+                             "cmake/CheckLabSymbols.cmake on it (a correct variant must pass it)")
+    parser.add_argument("--expect", choices=("full", "lose"), default="",
+                        help="with --check: only the correct variants (full) or only the wrong ones (lose)")
     parser.add_argument("-j", "--jobs", type=int, default=1,
                         help="--check --compile: parallel nvcc runs; grading: trees built at once (each lab's "
                              "mutants are shared among up to ceil(mutants / --per-tree) trees)")
@@ -747,10 +812,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.operators:
         return main_operators(args)
-    if args.compile and not args.check:
-        parser.error("--compile goes with --check")
+    if (args.compile or args.symbols) and not args.check:
+        parser.error("--compile and --symbols go with --check")
     if args.check:
-        return check(args.labs, args.compile, args.jobs)
+        return check(args.labs, args.compile, args.jobs, symbols=args.symbols, expect=args.expect)
     unknown = labinfo.check_names(args.labs)
     if unknown:
         for message in unknown:

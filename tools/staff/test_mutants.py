@@ -126,6 +126,17 @@ class CheckTest(unittest.TestCase):
             json.dumps({"expect": "full", "why": "w", "edits": [{"file": "k.cu", "old": "= 2;", "new": "= 1 + 1;"}]}))
         self.assertEqual(mutants.check(["ch01_lab"], root=self.root, out=io.StringIO()), 0)
 
+    def test_check_can_take_only_the_correct_or_only_the_wrong_variants(self):
+        self.mutant("a_wrong", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "= 7;", "new": "= 3;"}]})
+        self.mutant("b_right", {"expect": "full", "why": "w", "edits": [{"file": "k.cu", "old": "= 1;", "new": "= 2 - 1;"}]})
+        out = io.StringIO()
+        self.assertEqual(mutants.check([], root=self.root, out=out, expect="full"), 0)  # the broken wrong one is left out
+        self.assertIn("1 of 1 apply", out.getvalue())
+        self.assertNotIn("a_wrong", out.getvalue())
+        out = io.StringIO()
+        self.assertEqual(mutants.check([], root=self.root, out=out, expect="lose"), 1)
+        self.assertIn("FAIL ch01_lab/a_wrong", out.getvalue())
+
     def test_block_comment_markers_in_the_reference_are_reported(self):
         (self.root / "solutions/ch01_lab/k.cu").write_text("int f() {\n  /* BEGIN SOLUTION */\n  return 1;\n}\n")
         self.mutant("m", {"expect": "lose", "why": "w", "edits": [{"file": "k.cu", "old": "return 1;", "new": "return 2;"}]})
