@@ -124,11 +124,39 @@ set(allowed_libc
   "^(__)?(finite|isinf|isnan|signbit|fpclassify)[fl]?$"
   "^(frexp|ldexp|modf|scalbn|scalbln|copysign)[fl]?$"
   "^pthread_(mutex|mutexattr|cond|condattr|rwlock|rwlockattr|spin|once|key_create|key_delete|getspecific|setspecific|self|equal)[a-z_]*$"
-  "^(sched_yield|getpid|sysconf|get_nprocs(_conf)?|getpagesize|get_avphys_pages|get_phys_pages)$")
+  "^(sched_yield|getpid|sysconf|get_nprocs(_conf)?|getpagesize|get_avphys_pages|get_phys_pages|isatty)$"
+  # what glibc's inline wrappers and C++'s thread support call under other names
+  "^__(overflow|uflow|getdelim|pthread_key_create)$"
+  "^__isoc(99|23)_(str|wcs)to[a-z0-9_]*$"
+  "^__mb[a-z]*_chk$" "^__[a-z]+_unlocked_chk$" "^__explicit_bzero_chk$")
+# The forms of <iostream>'s static initialiser that compilers emit (see "The one initialiser a lab
+# may have" below; -DDUMP_INIT_FORMS=1 prints an object's), as normalised there.
+set(cudalab_iostream_init_forms
+  "~endbr64 ~push %rbp~mov %rsp,%rbp~call @local~pop %rbp~ret  || ~push %rbp~mov %rsp,%rbp~lea @.bss,%rdi~call @_ZNSt8ios_base4InitC1Ev~mov @_ZNSt8ios_base4InitD1Ev,%rdi~lea @.bss,%rsi~lea @__dso_handle,%rdx~call @__cxa_atexit~pop %rbp~ret "
+  "~endbr64 ~push %rbp~mov %rsp,%rbp~mov $0xffff,%esi~mov $0x1,%edi~call @local~pop %rbp~ret  || ~endbr64 ~push %rbp~mov %rsp,%rbp~sub $0x10,%rsp~mov %edi,-0x4(%rbp)~mov %esi,-0x8(%rbp)~cmpl $0x1,-0x4(%rbp)~jne #20~cmpl $0xffff,-0x8(%rbp)~jne #20~lea @.bss,%rax~mov %rax,%rdi~call @_ZNSt8ios_base4InitC1Ev~lea @__dso_handle,%rax~mov %rax,%rdx~lea @.bss,%rax~mov %rax,%rsi~mov @_ZNSt8ios_base4InitD1Ev,%rax~mov %rax,%rdi~call @__cxa_atexit~nop ~leave ~ret "
+  "~endbr64 ~push %rbx~lea @.bss,%rbx~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~lea @__dso_handle,%rdx~mov %rbx,%rsi~mov @_ZNSt8ios_base4InitD1Ev,%rdi~call @__cxa_atexit~pop %rbx~ret "
+  "~endbr64 ~push %rbx~lea @.bss,%rbx~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~mov @_ZNSt8ios_base4InitD1Ev,%rdi~lea @__dso_handle,%rdx~mov %rbx,%rsi~call @__cxa_atexit~pop %rbx~ret "
+  "~endbr64 ~push %rbx~lea @.bss,%rbx~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~mov @_ZNSt8ios_base4InitD1Ev,%rdi~lea @__dso_handle,%rdx~mov %rbx,%rsi~pop %rbx~jmp @__cxa_atexit"
+  "~endbr64 ~push %rbx~lea @.bss,%rbx~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~mov @_ZNSt8ios_base4InitD1Ev,%rdi~mov %rbx,%rsi~pop %rbx~lea @__dso_handle,%rdx~jmp @__cxa_atexit"
+  "~endbr64 ~sub $0x8,%rsp~mov $0xffff,%esi~mov $0x1,%edi~call @local~add $0x8,%rsp~ret  || ~cmp $0x1,%edi~je #3~ret ~cmp $0xffff,%esi~jne #2~push %rbx~lea @.bss,%rbx~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~lea @__dso_handle,%rdx~mov %rbx,%rsi~mov @_ZNSt8ios_base4InitD1Ev,%rdi~call @__cxa_atexit~pop %rbx~ret "
+  "~push %rbp~mov %rsp,%rbp~call @local~pop %rbp~ret  || ~push %rbp~mov %rsp,%rbp~lea @.bss,%rdi~call @_ZNSt8ios_base4InitC1Ev~mov @_ZNSt8ios_base4InitD1Ev,%rdi~lea @.bss,%rsi~lea @__dso_handle,%rdx~call @__cxa_atexit~pop %rbp~ret "
+  "~push %rbp~mov %rsp,%rbp~mov $0xffff,%esi~mov $0x1,%edi~call @local~pop %rbp~ret  || ~cmp $0x1,%edi~je #3~ret ~cmp $0xffff,%esi~jne #2~push %rbp~mov %rsp,%rbp~push %rbx~sub $0x8,%rsp~lea @.bss,%rbx~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~lea @__dso_handle,%rdx~mov %rbx,%rsi~mov @_ZNSt8ios_base4InitD1Ev,%rdi~call @__cxa_atexit~add $0x8,%rsp~pop %rbx~pop %rbp~ret "
+  "~push %rbp~mov %rsp,%rbp~mov $0xffff,%esi~mov $0x1,%edi~call @local~pop %rbp~ret  || ~push %rbp~mov %rsp,%rbp~sub $0x10,%rsp~mov %edi,-0x4(%rbp)~mov %esi,-0x8(%rbp)~cmpl $0x1,-0x4(%rbp)~jne #19~cmpl $0xffff,-0x8(%rbp)~jne #19~lea @.bss,%rax~mov %rax,%rdi~call @_ZNSt8ios_base4InitC1Ev~lea @__dso_handle,%rax~mov %rax,%rdx~lea @.bss,%rax~mov %rax,%rsi~mov @_ZNSt8ios_base4InitD1Ev,%rax~mov %rax,%rdi~call @__cxa_atexit~nop ~leave ~ret "
+  "~push %rbp~mov %rsp,%rbp~push %rbx~lea @.bss,%rbx~mov %rbx,%rdi~sub $0x8,%rsp~call @_ZNSt8ios_base4InitC1Ev~mov @_ZNSt8ios_base4InitD1Ev,%rdi~add $0x8,%rsp~mov %rbx,%rsi~lea @__dso_handle,%rdx~pop %rbx~pop %rbp~jmp @__cxa_atexit"
+  "~push %rbp~mov %rsp,%rbp~push %rbx~lea @.bss,%rbx~push %rax~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~mov @_ZNSt8ios_base4InitD1Ev,%rdi~mov %rbx,%rsi~pop %rcx~lea @__dso_handle,%rdx~pop %rbx~pop %rbp~jmp @__cxa_atexit"
+  "~push %rbp~mov %rsp,%rbp~push %rbx~push %rax~lea @.bss,%rbx~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~mov @_ZNSt8ios_base4InitD1Ev,%rdi~lea @__dso_handle,%rdx~mov %rbx,%rsi~add $0x8,%rsp~pop %rbx~pop %rbp~jmp @__cxa_atexit"
+  "~push %rbp~mov %rsp,%rbp~push %rbx~push %rax~lea @.bss,%rbx~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~mov @_ZNSt8ios_base4InitD1Ev,%rdi~lea @__dso_handle,%rdx~mov %rbx,%rsi~call @__cxa_atexit~add $0x8,%rsp~pop %rbx~pop %rbp~ret "
+  "~push %rbp~mov %rsp,%rbp~push %rbx~sub $0x8,%rsp~lea @.bss,%rbx~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~lea @__dso_handle,%rdx~mov %rbx,%rsi~mov @_ZNSt8ios_base4InitD1Ev,%rdi~call @__cxa_atexit~add $0x8,%rsp~pop %rbx~pop %rbp~ret "
+  "~push %rbx~lea @.bss,%rbx~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~lea @__dso_handle,%rdx~mov %rbx,%rsi~mov @_ZNSt8ios_base4InitD1Ev,%rdi~call @__cxa_atexit~pop %rbx~ret "
+  "~push %rbx~lea @.bss,%rbx~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~mov @_ZNSt8ios_base4InitD1Ev,%rdi~lea @__dso_handle,%rdx~mov %rbx,%rsi~call @__cxa_atexit~pop %rbx~ret "
+  "~push %rbx~lea @.bss,%rbx~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~mov @_ZNSt8ios_base4InitD1Ev,%rdi~lea @__dso_handle,%rdx~mov %rbx,%rsi~pop %rbx~jmp @__cxa_atexit"
+  "~push %rbx~lea @.bss,%rbx~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~mov @_ZNSt8ios_base4InitD1Ev,%rdi~mov %rbx,%rsi~pop %rbx~lea @__dso_handle,%rdx~jmp @__cxa_atexit"
+  "~sub $0x8,%rsp~mov $0xffff,%esi~mov $0x1,%edi~call @local~add $0x8,%rsp~ret  || ~cmp $0x1,%edi~je #3~ret ~cmp $0xffff,%esi~jne #2~push %rbx~lea @.bss,%rbx~mov %rbx,%rdi~call @_ZNSt8ios_base4InitC1Ev~lea @__dso_handle,%rdx~mov %rbx,%rsi~mov @_ZNSt8ios_base4InitD1Ev,%rdi~call @__cxa_atexit~pop %rbx~ret ")
 string(REPLACE "\n" ";" lines "${listing}")
 set(member "")
 set(problems "")
 set(object_uses "")
+set(object_defs "")  # "<member>|<name>|<binding>" of every symbol the lab's objects define
 foreach(line IN LISTS lines)
   if(line MATCHES "^(.+)\\.o:$")
     set(member "${CMAKE_MATCH_1}")  # CMake names objects <source>.o
@@ -149,14 +177,16 @@ foreach(line IN LISTS lines)
 (cmake/CheckLabSymbols.cmake): ${name} is an IFUNC (__attribute__((ifunc))), whose resolver runs before main()")
     continue()
   endif()
-  if(type STREQUAL "U")
+  # A use is an undefined name, weak ones included (w, v: `extern "C" char *getenv(const char *)
+  # __attribute__((weak))` binds to libc's getenv all the same).
+  if(type MATCHES "^[Uwv]$")
     list(APPEND object_uses "${member}|${name}")  # checked against the C library's allowlist below
   endif()
-  if(type STREQUAL "U" OR type MATCHES "^[WVuv]$")
-    if(type STREQUAL "U" AND name MATCHES "^testing::")
+  if(type MATCHES "^[UWVuvw]$")
+    if(type MATCHES "^[Uwv]$" AND name MATCHES "^testing::")
       list(APPEND problems "${SOURCE_DIR}/${member}: error: uses GoogleTest (cmake/CheckLabSymbols.cmake): ${name}")
     else()
-      if(type STREQUAL "U")
+      if(type MATCHES "^[Uwv]$")
         if(name MATCHES "^cudalab::")
           set(allowed FALSE)
           foreach(pattern IN LISTS allowed_cudalab)
@@ -229,6 +259,24 @@ if(READELF)
       string(REGEX REPLACE ".* " "" fn "${entry}")
       list(APPEND problems "${SOURCE_DIR}/${member}: error: runs code when the library is loaded \
 (cmake/CheckLabSymbols.cmake): ${fn} is an IFUNC (__attribute__((ifunc))), whose resolver runs before main()")
+    endforeach()
+    # What the lab's code defines under a name the compiler's own code calls while the library
+    # loads or exits (nvcc's registration: __cudaRegister*; <iostream>'s initialiser:
+    # std::ios_base::Init, __cxa_atexit): such a call would bind to the lab's definition, local or
+    # global. Names the libraries it links define are checked below (object_defs).
+    string(REPLACE "\n" ";" symbol_lines_d "${symbols}")
+    foreach(line IN LISTS symbol_lines_d)
+      if(NOT line MATCHES "^ *[0-9]+: [0-9a-f]+ +[0-9]+ +[A-Z_]+ +(LOCAL|GLOBAL|WEAK|UNIQUE) +[A-Z]+ +([0-9]+|ABS|COM) +([^ ]+)")
+        continue()
+      endif()
+      set(bind "${CMAKE_MATCH_1}")
+      string(REGEX REPLACE "@.*$" "" defined "${CMAKE_MATCH_3}")
+      if(defined MATCHES "^(__cxa_[a-z_]+|__dso_handle|atexit|_ZNSt8ios_base4Init[CD][12]Ev|__cuda(Register|Unregister|PushCall|PopCall|Launch|GetKernel|InitModule)[A-Za-z]*)$")
+        list(APPEND problems "${SOURCE_DIR}/${member}: error: defines ${defined} (cmake/CheckLabSymbols.cmake), a function \
+that code the compiler generates calls while the library loads or exits: the lab's code may not define it")
+      else()
+        list(APPEND object_defs "${member}|${defined}|${bind}")
+      endif()
     endforeach()
     string(REPLACE "\n" ";" section_lines "${sections}")
     set(names "")  # section index -> name, as "<index>=<name>"
@@ -303,18 +351,14 @@ __attribute__((destructor)) (${function})")
       endif()
     endforeach()
     # The one initialiser a lab may have: <iostream>'s (GCC before 13 gives every file that includes
-    # it a static std::ios_base::Init object). An entry is that initialiser and nothing else when its
-    # code, with the one local function it may call (__static_initialization_and_destruction_0 when
-    # not optimised), is straight-line code that:
-    #  - refers to nothing but that object's constructor and destructor, __cxa_atexit and its own
-    #    data (a global object of the lab's own in the same file adds its constructor's call);
-    #  - branches only to those through relocations, to the local function's start, or (in the
-    #    local function) forward to an instruction that the disassembly decodes: no loop, no
-    #    indirect branch, no jump into the middle of an instruction (where a hidden instruction,
-    #    e.g. a system call inside another's immediate, would run);
-    #  - never reads the registers in which glibc hands initialisers argc, argv and the
-    #    environment (%rdi, %rsi, %rdx; the local function may read the 32-bit %edi and %esi, its
-    #    own two int parameters).
+    # it a static std::ios_base::Init object). An entry is that initialiser when its code, with the
+    # one local function it may call (__static_initialization_and_destruction_0 or
+    # __cxx_global_var_init, without optimisation), is instruction for instruction one of the
+    # forms compilers emit for it (cudalab_iostream_init_forms below: GCC and Clang, optimised or
+    # not, with or without -fcf-protection, frame pointers and the host UB checks): relocations
+    # named, local branches as instruction indices. Anything else, a global object of the lab's own
+    # in the same file whose initialiser the compiler puts into the same function included, is
+    # refused as code that runs before main().
     set(iostream_only "")
     set(not_iostream "")  # "<entry>: <what else it does>", for the message
     if(others AND OBJDUMP)
@@ -323,10 +367,12 @@ __attribute__((destructor)) (${function})")
       string(REPLACE "[" "(" listing_o "${listing_o}")
       string(REPLACE "]" ")" listing_o "${listing_o}")
       string(REPLACE "\n" ";" listing_lines "${listing_o}")
-      # Instructions as "<function>|<address>|<mnemonic>|<operands>|<relocation target>".
+      # Instructions as "<function>|<address>|<mnemonic>|<operands>|<relocation target>"; a line
+      # inside a function that is neither an instruction nor a relocation spoils that function.
       set(insns "")
       set(current "")
       set(pending "")
+      set(spoiled "")
       foreach(line IN LISTS listing_lines)
         if(line MATCHES "^([0-9a-f]+) <([^>]+)>:$")
           if(pending)
@@ -348,92 +394,85 @@ __attribute__((destructor)) (${function})")
           string(STRIP "${ops}" ops)
           string(REPLACE "|" "/" ops "${ops}")
           set(pending "${pending}|${ops}")
+        elseif(current AND NOT line MATCHES "^[ \t]*$" AND NOT line MATCHES "^Disassembly of section")
+          list(APPEND spoiled "${current}")
         endif()
       endforeach()
       if(pending)
         list(APPEND insns "${pending}|")
       endif()
-      set(local_init "_Z41__static_initialization_and_destruction_0ii")
-      foreach(function IN LISTS others)
-        set(clean TRUE)
-        set(inits FALSE)
-        set(why "")
-        set(fns "${function}")
+      # One function as a normalised form: its instructions joined by "~", each "<mnemonic>
+      # <operands>" with a relocated operand written @<target>, a local call @local, a local branch
+      # #<index of the instruction it lands on> (#? when none), old objdumps' q suffixes dropped,
+      # and the padding after the last instruction left out.
+      function(_cudalab_init_form fn out_form out_callee)
+        set(addrs "")
         foreach(entry IN LISTS insns)
-          if(entry MATCHES "^([^|]*)[|]" AND CMAKE_MATCH_1 STREQUAL function AND entry MATCHES "[|]call[|][0-9a-f]+ <${local_init}>[|]")
-            set(fns "${function};${local_init}")
+          if(entry MATCHES "^([^|]*)[|]([0-9a-f]+)[|]" AND CMAKE_MATCH_1 STREQUAL fn)
+            list(APPEND addrs "${CMAKE_MATCH_2}")
           endif()
         endforeach()
+        set(form "")
+        set(callee "")
         foreach(entry IN LISTS insns)
-          if(NOT entry MATCHES "^([^|]*)[|]([0-9a-f]+)[|]([a-z0-9]+)[|]([^|]*)[|](.*)$")
+          if(NOT entry MATCHES "^([^|]*)[|]([0-9a-f]+)[|]([a-z0-9]+)[|]([^|]*)[|](.*)$" OR NOT CMAKE_MATCH_1 STREQUAL fn)
             continue()
           endif()
-          set(fn "${CMAKE_MATCH_1}")
-          set(addr "${CMAKE_MATCH_2}")
           set(mnem "${CMAKE_MATCH_3}")
           set(ops "${CMAKE_MATCH_4}")
           set(target "${CMAKE_MATCH_5}")
-          list(FIND fns "${fn}" at)
-          if(at EQUAL -1)
-            continue()
+          if(mnem MATCHES "^(call|jmp|ret|leave|push|pop)q$")
+            string(REGEX REPLACE "q$" "" mnem "${mnem}")
           endif()
-          set(is_entry FALSE)
-          if(fn STREQUAL function)
-            set(is_entry TRUE)
-          endif()
-          if(NOT mnem MATCHES "^(endbr64|push|pop|movl?q?|lea|call|jmp|jne|je|ret|nop[lw]?|leave|sub|add|cmpl?|xchg|cs|data16)$")
-            set(clean FALSE)
-            set(why "${mnem}")
-          endif()
-          if(target STREQUAL "_ZNSt8ios_base4InitC1Ev")
-            set(inits TRUE)
-          elseif(target AND NOT target MATCHES "^(_ZNSt8ios_base4InitD1Ev|__cxa_atexit|__dso_handle|_ZStL8__ioinit|[.]bss|[.]text[.]startup)$")
-            set(clean FALSE)
-            set(why "${target}")
-          endif()
-          if(mnem MATCHES "^(call|jmp|jne|je)$" AND NOT target)
-            # A branch the disassembly resolves in place: the local function, or forward within it.
-            if(ops MATCHES "^[*]" OR NOT ops MATCHES "^([0-9a-f]+) <([^>]+)>$")
-              set(clean FALSE)
-              set(why "${mnem} ${ops}")
-            elseif(mnem STREQUAL "call")
-              if(NOT CMAKE_MATCH_2 STREQUAL local_init OR NOT is_entry)
-                set(clean FALSE)
-                set(why "${mnem} ${ops}")
-              endif()
+          if(target)
+            if(ops MATCHES "^[0-9a-f]+ <[^>]*>$")
+              set(ops "@${target}")
             else()
-              set(to "${CMAKE_MATCH_1}")
-              math(EXPR forward "0x${to} - 0x${addr}")
-              set(lands FALSE)
-              foreach(other IN LISTS insns)
-                if(other MATCHES "^([^|]*)[|]([0-9a-f]+)[|]" AND CMAKE_MATCH_1 STREQUAL fn AND CMAKE_MATCH_2 STREQUAL to)
-                  set(lands TRUE)
-                endif()
-              endforeach()
-              if(is_entry OR forward LESS_EQUAL 0 OR NOT lands)
-                set(clean FALSE)
-                set(why "${mnem} ${ops}")
-              endif()
+              string(REGEX REPLACE "(-?0x[0-9a-f]+)?\\(%rip\\)" "@${target}" ops "${ops}")
+            endif()
+          elseif(mnem MATCHES "^(call|jmp|j[a-z]+)$" AND ops MATCHES "^([0-9a-f]+) <([^>+]+)>$" AND NOT CMAKE_MATCH_2 STREQUAL fn)
+            set(ops "@local")
+            set(callee "${CMAKE_MATCH_2}")
+          elseif(mnem MATCHES "^(call|jmp|j[a-z]+)$" AND ops MATCHES "^([0-9a-f]+) <")
+            list(FIND addrs "${CMAKE_MATCH_1}" at)
+            if(at EQUAL -1)
+              set(ops "#?")
+            else()
+              set(ops "#${at}")
             endif()
           endif()
-          # Registers read: those of every operand but a bare destination register of mov and lea
-          # (the last operand), and the address registers of the destination.
-          set(reads "${ops}")
-          if(mnem MATCHES "^(movl?q?|lea)$" AND ops MATCHES "^(.*),(%[a-z0-9]+)$")
-            set(reads "${CMAKE_MATCH_1}")
-          endif()
-          if(is_entry AND reads MATCHES "%(r|e)?(di|si|dx)([^a-z0-9]|$)|%(dil|sil|dl|dh)([^a-z0-9]|$)")
-            set(clean FALSE)
-            set(why "reads ${ops}")
-          elseif(NOT is_entry AND reads MATCHES "%(r|e)?dx([^a-z0-9]|$)|%(dl|dh|rdi|rsi|dil|sil)([^a-z0-9]|$)")
-            set(clean FALSE)
-            set(why "reads ${ops}")
-          endif()
+          string(APPEND form "~${mnem} ${ops}")
         endforeach()
-        if(clean AND inits)
+        # The padding after the function (nop, and the cs/data16/xchg forms of it) is not code.
+        string(REGEX REPLACE "(~(nop[lw]?|xchg|cs|data16)[^~]*)+$" "" form "${form}")
+        set(${out_form} "${form}" PARENT_SCOPE)
+        set(${out_callee} "${callee}" PARENT_SCOPE)
+      endfunction()
+      foreach(function IN LISTS others)
+        _cudalab_init_form("${function}" form callee)
+        set(whole "${form}")
+        if(callee)
+          _cudalab_init_form("${callee}" callee_form unused)
+          set(whole "${form} || ${callee_form}")
+        endif()
+        list(FIND spoiled "${function}" s1)
+        list(FIND spoiled "${callee}" s2)
+        set(known FALSE)
+        if(s1 EQUAL -1 AND s2 EQUAL -1)
+          foreach(known_form IN LISTS cudalab_iostream_init_forms)
+            if(whole STREQUAL known_form)
+              set(known TRUE)
+              break()
+            endif()
+          endforeach()
+        endif()
+        if(DUMP_INIT_FORMS)
+          message("init form: ${whole}")
+        endif()
+        if(known)
           list(APPEND iostream_only "${function}")
-        elseif(inits)
-          list(APPEND not_iostream "${function}: ${why}")
+        elseif(whole MATCHES "_ZNSt8ios_base4InitC1Ev")
+          list(APPEND not_iostream "${function}: not the code compilers emit for <iostream> alone")
         endif()
       endforeach()
     endif()
@@ -524,9 +563,13 @@ if(LIBRARY AND READELF AND LINK_DIRS)
       message(WARNING "cuda-labs: ${LIBRARY}: ${unchecked} was not found in ${LINK_DIRS}: what the lab's code uses "
                       "from outside itself was not checked (cmake/CheckLabSymbols.cmake)")
     else()
-      string(REGEX MATCHALL "[ \t]U [^@\n]+" uses "${undefined}")
+      string(REGEX MATCHALL "[ \t][Uwv] [^@\n]+" uses "${undefined}")
       foreach(use IN LISTS uses)
-        string(REGEX REPLACE "^[ \t]U " "" name "${use}")
+        string(REGEX REPLACE "^[ \t][Uwv] " "" name "${use}")
+        # The weak references that the C runtime's start files put into every shared library.
+        if(name MATCHES "^(__gmon_start__|_ITM_deregisterTMCloneTable|_ITM_registerTMCloneTable)$")
+          continue()
+        endif()
         # The course's own library is linked into the lab's (a call the object check above allows
         # is defined inside it): undefined only where a lab's objects are checked alone.
         if(name MATCHES "^(__wrap_|__ubsan_handle_|_ZN7cudalab|_ZNK7cudalab)")
@@ -537,6 +580,26 @@ if(LIBRARY AND READELF AND LINK_DIRS)
           list(APPEND problems "${LIBRARY}: error: uses ${name} (cmake/CheckLabSymbols.cmake), which neither the C and \
 C++ libraries nor the CUDA runtime define: the lab's code may use no function or variable of the test programs (the \
 tests' helpers and checks)")
+        endif()
+      endforeach()
+      # Nothing the libraries it links define may the lab's code define again (an extern "C"
+      # fputs, a strong copy of a libstdc++ function): within the library it would take the place
+      # of theirs for the code the compiler generates. Weak definitions of C++ names are the
+      # template and inline instances every object carries, and are left alone.
+      foreach(def IN LISTS object_defs)
+        if(NOT def MATCHES "^([^|]*)[|]([^|]*)[|](.*)$")
+          continue()
+        endif()
+        set(member "${CMAKE_MATCH_1}")
+        set(name "${CMAKE_MATCH_2}")
+        set(bind "${CMAKE_MATCH_3}")
+        if(name MATCHES "^_Z" AND bind STREQUAL "WEAK")
+          continue()
+        endif()
+        string(FIND "${available}" ";${name};" at)
+        if(NOT at EQUAL -1)
+          list(APPEND problems "${SOURCE_DIR}/${member}: error: defines ${name} (cmake/CheckLabSymbols.cmake), which the \
+C or C++ library or the CUDA runtime defines: the lab's code may not define such a name again")
         endif()
       endforeach()
       # The lab's own objects, against the C library's allowlist (allowed_libc above).

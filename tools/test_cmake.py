@@ -613,6 +613,27 @@ class LabSymbolsTest(unittest.TestCase):
             """), outside=True)
         self.assertFalse(refused, out)
 
+    def test_weak_references_and_the_runtimes_names_are_refused(self):
+        """A weak reference is a use like any other (getenv declared weak binds to libc's); a
+        definition of a name the compiler's own load-time code calls (__cxa_atexit, nvcc's
+        __cudaRegisterFunction) or that libc defines (an extern "C" fputs) is refused."""
+        refused, out = self.check(textwrap.dedent("""\
+            extern "C" char *getenv(const char *) __attribute__((weak));
+            void launch(int *) {}
+            const char *where() { return getenv ? getenv("GTEST_OUTPUT") : nullptr; }
+            """), outside=True)
+        self.assertTrue(refused, out)
+        self.assertIn("labs/x/lab.cu: error: calls getenv", out)
+        refused, out = self.check(textwrap.dedent("""\
+            #include <cstdio>
+            void launch(int *) {}
+            extern "C" int __cxa_atexit(void (*)(void *), void *, void *) { return 0; }
+            extern "C" int fputs(const char *, FILE *) { return 0; }
+            """), outside=True)
+        self.assertTrue(refused, out)
+        self.assertIn("error: defines __cxa_atexit", out)
+        self.assertIn("error: defines fputs", out)
+
     def test_reaching_past_the_tests_is_refused_plain_code_is_not(self):
         refused, out = self.check(textwrap.dedent("""\
             #include <cstdio>

@@ -234,7 +234,7 @@ def compile_mutant(nvcc: str, lab: str, files: dict[PurePosixPath, bytes], root:
                 continue
             cmd = nvcc_command(nvcc, overlay_dir / rel.name, lab, overlay_dir, root)
             if symbols is not None:
-                cmd += ["-Xcompiler", "-fPIC", "-O3"]  # as the build compiles a lab's library
+                cmd += ["-Xcompiler", "-fPIC", "-O3", "-DNDEBUG"]  # as the build compiles a lab's library
             proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode != 0:
                 lines = [ln for ln in (proc.stderr + proc.stdout).splitlines() if ln.strip()]
@@ -249,7 +249,7 @@ def compile_mutant(nvcc: str, lab: str, files: dict[PurePosixPath, bytes], root:
 def check_symbols(nvcc: str, lab: str, objects: list[Path], tmp: Path, root: Path = ROOT) -> list[str]:
     """cmake/CheckLabSymbols.cmake on @p objects linked into a shared library: its error lines."""
     library = tmp / f"lib{lab}.so"
-    link = [nvcc, "-shared", "-o", str(library), *map(str, objects)]
+    link = [nvcc, "-shared", "-cudart", "shared", "-o", str(library), *map(str, objects)]  # as the build links
     if separable(lab, root):
         link += ["-rdc=true", "-lcudadevrt"]
     proc = subprocess.run(link, capture_output=True, text=True)
@@ -266,8 +266,12 @@ def check_symbols(nvcc: str, lab: str, objects: list[Path], tmp: Path, root: Pat
                            f"-DLIBRARY={library}", "-DNM=nm", "-DOBJDUMP=objdump", "-DREADELF=readelf",
                            f"-DSOURCE_DIR=labs/{lab}", f"-DSTATE={tmp}", "-DLINK_DIRS=" + "|".join(dirs),
                            "-P", str(root / "cmake" / "CheckLabSymbols.cmake")], capture_output=True, text=True)
-    return [ln.split(": error: ", 1)[1] if ": error: " in ln else ln
-            for ln in (proc.stdout + proc.stderr).splitlines() if ": error: " in ln or "CMake Error" in ln]
+    lines = (proc.stdout + proc.stderr).splitlines()
+    problems = [ln.split(": error: ", 1)[1] if ": error: " in ln else ln
+                for ln in lines if ": error: " in ln or "CMake Error" in ln]
+    if any("was not checked" in ln or "were not checked" in ln for ln in lines):
+        problems.append("the symbol check could not check everything here (a library it links was not found)")
+    return problems
 
 
 def find_nvcc() -> str | None:
