@@ -816,8 +816,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.operators:
         return main_operators(args)
-    if (args.compile or args.symbols) and not args.check:
-        parser.error("--compile and --symbols go with --check")
+    if (args.compile or args.symbols or args.expect) and not args.check:
+        parser.error("--compile, --symbols and --expect go with --check")
     if args.check:
         return check(args.labs, args.compile, args.jobs, symbols=args.symbols, expect=args.expect)
     unknown = labinfo.check_names(args.labs)
