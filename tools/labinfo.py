@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import difflib
 import re
+import shlex
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -183,3 +185,26 @@ def check_names(names: list[str], root: Path = ROOT) -> list[str]:
     """A message for every name in @p names that is not a lab ([] if all are labs)."""
     known = lab_names(root)
     return [unknown_lab(n, known) for n in names if n not in known]
+
+
+def link_dirs(nvcc: str) -> list[str]:
+    """Where the libraries a lab's library links (the CUDA runtime, libc, libstdc++, libgcc) are found:
+    what cmake/CheckLabSymbols.cmake takes as LINK_DIRS, as cudalab_add_lab passes it. The CUDA
+    runtime's folders are the ones @p nvcc itself links from (its -L flags, asked with --dryrun), so
+    an nvcc reached through a wrapper script or a link elsewhere finds them too."""
+    dirs: list[str] = []
+    proc = subprocess.run([nvcc, "--dryrun", "-shared", "-o", "/dev/null", "link_dirs.cu"],  # reads no file
+                          capture_output=True, text=True)
+    for line in (proc.stdout + proc.stderr).splitlines():
+        if line.startswith("#$ LIBRARIES="):
+            for word in shlex.split(line.split("=", 1)[1]):
+                if word.startswith("-L") and not word.rstrip("/").endswith("/stubs"):
+                    dirs.append(str(Path(word[2:]).resolve()))
+    top = Path(nvcc).resolve().parent.parent
+    dirs += [str(top / sub) for sub in ("lib64", "lib", "targets/x86_64-linux/lib")]
+    for name in ("libc.so.6", "libstdc++.so.6", "libgcc_s.so.1", "libm.so.6"):
+        found = subprocess.run(["g++", f"-print-file-name={name}"], capture_output=True, text=True).stdout.strip()
+        if "/" in found:
+            dirs.append(str(Path(found).resolve().parent))
+    dirs += ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"]
+    return list(dict.fromkeys(dirs))

@@ -32,10 +32,14 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import textwrap
 import unittest
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import labinfo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CMAKE = shutil.which("cmake")
@@ -548,12 +552,7 @@ class LabSymbolsTest(unittest.TestCase):
     @staticmethod
     def link_dirs():
         """Where the libraries a lab's library links are, as cudalab_add_lab passes them (LINK_DIRS)."""
-        dirs = [str(Path(NVCC).resolve().parent.parent / sub) for sub in ("lib64", "lib", "targets/x86_64-linux/lib")]
-        for name in ("libc.so.6", "libstdc++.so.6", "libgcc_s.so.1", "libm.so.6"):
-            rc, out = run(["g++", f"-print-file-name={name}"])
-            if rc == 0 and "/" in out.strip():
-                dirs.append(str(Path(out.strip()).resolve().parent))
-        return dirs + ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"]
+        return labinfo.link_dirs(NVCC)
 
     def test_the_c_library_is_an_allowlist(self):
         """Of libc, the lab's code calls only what allowed_libc lists: a name no denylist foresaw (writing
