@@ -5,7 +5,9 @@
 The structure (docs/instructor-guide.md, "Writing a lab README"): the title line, then exactly these
 level-2 sections in this order: Goal, Concept, Your task, Hints, What is graded (N points), Questions
 to think about, Then and now, Going further. N is the lab's total_points in tests/LAB/grading.json,
-and every test the graded table names exists in the lab's test sources.
+and every test the graded table names exists in the lab's test sources. And the tests' sources launch
+every kernel through cudalab::launch, never `<<< >>>` (cudalab/launch.cuh: a lab kernel's host
+stub is the lab's code), but in device code.
 """
 from __future__ import annotations
 
@@ -186,6 +188,66 @@ class Figures(unittest.TestCase):
             chosen = [l for l in labs if re.search(pattern, l)]
             self.assertEqual((chosen[0][:7], chosen[-1][:7]), (first, last),
                              f"docs/student-guide.md: -L '{pattern}' selects {chosen}")
+
+
+def host_launches_with_a_stub(text: str) -> list[int]:
+    """The line numbers of @p text (C++/CUDA source) with a `<<<` outside comments and strings that
+    is not marked as a device-side launch (`// cudalab: device-side launch`: cudalab::launch is a
+    host function, and a kernel launching a kernel runs no host code)."""
+    lines = []
+    in_block = False
+    for number, line in enumerate(text.splitlines(), 1):
+        code = ""
+        i = 0
+        while i < len(line):
+            if in_block:
+                end = line.find("*/", i)
+                if end < 0:
+                    i = len(line)
+                    continue
+                in_block, i = False, end + 2
+            elif line.startswith("/*", i):
+                in_block, i = True, i + 2
+            elif line.startswith("//", i):
+                break
+            elif line[i] == '"':
+                j = i + 1
+                while j < len(line) and line[j] != '"':
+                    j += 2 if line[j] == "\\" else 1
+                i = j + 1
+            else:
+                code += line[i]
+                i += 1
+        if "<<<" in code and "cudalab: device-side launch" not in line:
+            lines.append(number)
+    return lines
+
+
+class TestsLaunchWithoutStubs(unittest.TestCase):
+    """tests/ and common/testing/ launch kernels with cudalab::launch (cudalab/launch.cuh), which
+    hands the kernel's address to the runtime: `kernel<<< >>>` would call the kernel's host stub,
+    which for a lab's kernel is compiled from the lab's file and can run the lab's host code."""
+
+    def test_no_stub_launch_in_the_tests(self):
+        found = []
+        for base in (ROOT / "tests", ROOT / "common" / "testing"):
+            for path in sorted(base.rglob("*")):
+                if path.suffix not in (".cu", ".cuh", ".cpp", ".hpp", ".h") or "mutants" in path.parts:
+                    continue
+                for number in host_launches_with_a_stub(path.read_text(errors="replace")):
+                    found.append(f"{path.relative_to(ROOT)}:{number}")
+        self.assertEqual(found, [], "launch with cudalab::launch(kernel, grid, block[, shared[, stream]])(args...) "
+                                    "instead of kernel<<<...>>>(args...) (cudalab/launch.cuh)")
+
+    def test_the_scan(self):
+        text = ('k<<<1, 1>>>(p);\n'
+                '// k<<<1, 1>>>(p) in a comment\n'
+                'msg << "k<<<" << 1;\n'
+                '/* k<<<1, 1>>>(p)\n'
+                '   still a comment */ cudalab::launch(k, 1, 1)(p);\n'
+                '__global__ void parent() { child<<<1, 1>>>(); }  // cudalab: device-side launch\n'
+                'f(x); kernel<<<g, b, 0, s>>>(a, b);\n')
+        self.assertEqual(host_launches_with_a_stub(text), [1, 7])
 
 
 class Checks(unittest.TestCase):

@@ -3,6 +3,7 @@
 // against the layout computed on the CPU; slots are poisoned first and followed by a guard.
 #include "warps.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/testing.cuh"
 
 #include <random>
@@ -42,7 +43,7 @@ std::string layout_error(dim3 block, dim3 grid, std::uint64_t seed) {
   cudaError_t err = d.allocate(n + kGuardSlots);
   if (err == cudaSuccess) err = d.poison();
   if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
-  recordWarpLayout<<<grid, block>>>(d.get());
+  cudalab::launch(recordWarpLayout, grid, block)(d.get());
   err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess)

@@ -1,5 +1,6 @@
 #include "divergence_check.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/testing.cuh"
 
 #include "cudalab/data.hpp"
@@ -90,13 +91,13 @@ std::string math_error(const char *name, MathKernel kernel, bool by_warp, int n,
   if (std::string(name) == "mathKernel4")
     hint = "; if every element is 200, the condition is never true: `itid & 0x01 == 0` means itid & (0x01 == 0)";
   return run_and_check(
-      name, [&](float *out) { kernel<<<grid, block>>>(out, n); }, expected, ctx, hint);
+      name, [&](float *out) { cudalab::launch(kernel, grid, block)(out, n); }, expected, ctx, hint);
 }
 
 std::string heavy_error(const char *name, HeavyKernel kernel, int n, unsigned block, int iters, std::uint64_t seed) {
   const unsigned grid = (n + block - 1) / block;
   return heavy_run_and_check(
-      name, [&](const float *in, float *out) { kernel<<<grid, block>>>(in, out, n, iters); }, n, block, iters, seed);
+      name, [&](const float *in, float *out) { cudalab::launch(kernel, grid, block)(in, out, n, iters); }, n, block, iters, seed);
 }
 
 std::string heavy_error(const char *name, const HeavyLaunch &launch, int n, unsigned block, int iters,

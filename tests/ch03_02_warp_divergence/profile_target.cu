@@ -6,6 +6,7 @@
 //   profile_target --probe   print "[ CUDALAB  ] skipped: <why>" if there is no usable GPU
 #include "divergence.cuh"
 #include "divergence_check.cuh"
+#include "cudalab/launch.cuh"
 
 #include <cstdio>
 #include <cstring>
@@ -19,7 +20,7 @@ int main(int argc, char **argv) {
     std::printf("[ CUDALAB  ] reason: profile target: cannot allocate device memory\n");
     return 1;
   }
-  heavyDivergentBaseline<<<grid, block>>>(in.get(), out.get(), n, iters);
+  cudalab::launch(heavyDivergentBaseline, grid, block)(in.get(), out.get(), n, iters);
   const std::string error = heavy_error("heavyKernel2", heavyKernel2, n, block, iters, 7);
   if (!error.empty()) {
     std::printf("[ CUDALAB  ] reason: heavyKernel2 is not profiled until it is correct: %s\n", error.c_str());

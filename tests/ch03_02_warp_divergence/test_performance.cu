@@ -4,6 +4,7 @@
 #include "divergence.cuh"
 #include "divergence_check.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/reference_kernels.hpp"
 #include "cudalab/testing.cuh"
 
@@ -52,9 +53,9 @@ TEST_F(HeavyPerformance, WarpUniformKernelBeatsDivergentBaseline) {
   // is checked against the CPU.
   opts.check = heavy_sample_check("heavyKernel2", std::move(input), in.get(), out.get(), block, iters, seed());
   const std::function<void()> divergent = [&] {
-    heavyDivergentBaseline<<<grid, block>>>(in.get(), out.get(), n, iters);
+    cudalab::launch(heavyDivergentBaseline, grid, block)(in.get(), out.get(), n, iters);
   };
-  const auto yours = [&] { heavyKernel2<<<grid, block>>>(in.get(), out.get(), n, iters); };
+  const auto yours = [&] { cudalab::launch(heavyKernel2, grid, block)(in.get(), out.get(), n, iters); };
   if (!reference) {
     opts.stop_when_clear_of = cudalab::threshold("warp_uniform_speedup");  // sampling stops once clear of it
     const cudalab::Comparison cmp = cudalab::compare_kernels(divergent, yours, opts);

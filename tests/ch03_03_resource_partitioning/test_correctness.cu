@@ -4,6 +4,7 @@
 #include "fault_injection.cuh"
 #include "resources.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/launch_recorder.hpp"
 #include "cudalab/testing.cuh"
 
@@ -194,7 +195,7 @@ TEST_F(RegisterPressure, LaunchBoundsCapHungryBoundedAt64RegistersWithTheSameRes
   CUDALAB_ASSERT_OK(d_in.upload(in));
   CUDALAB_ASSERT_OK(d_out.allocate(n));
   CUDALAB_ASSERT_OK(d_out.poison());
-  hungryBounded<<<(n + 255) / 256, 256>>>(d_in.get(), d_out.get(), n);
+  cudalab::launch(hungryBounded, (n + 255) / 256, 256)(d_in.get(), d_out.get(), n);
   CUDALAB_ASSERT_LAUNCH("hungryBounded");
   std::vector<unsigned int> out;
   CUDALAB_ASSERT_OK(d_out.download(&out));

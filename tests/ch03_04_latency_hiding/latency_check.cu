@@ -1,6 +1,7 @@
 #include "latency_check.cuh"
 
 #include "latency.cuh"
+#include "cudalab/launch.cuh"
 
 #include <cstring>
 #include <memory>
@@ -16,7 +17,7 @@ std::string copy_error(const char *name, CopyKernel kernel, std::size_t n, unsig
   return copy_error(
       name,
       [=](const int4 *in, int4 *out, std::size_t count) {
-        kernel<<<grid, block, dyn_smem>>>(in, out, count);
+        cudalab::launch(kernel, grid, block, dyn_smem)(in, out, count);
         return cudaGetLastError();
       },
       n, grid, block, dyn_smem, seed);
@@ -143,7 +144,7 @@ ChaseRun run_chase(const std::vector<unsigned int> &host, const unsigned int *d_
     return run;
   }
   if (flush) cudalab::flush_l2();
-  pointerChase<<<1, 1>>>(d_next, start, warmup, steps, d_result.get());
+  cudalab::launch(pointerChase, 1, 1)(d_next, start, warmup, steps, d_result.get());
   err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess) {

@@ -7,6 +7,7 @@
 #include "latency.cuh"
 #include "latency_check.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/reference_kernels.hpp"
 #include "cudalab/testing.cuh"
 
@@ -37,7 +38,7 @@ class LatencyHiding : public cudalab::GpuTest {
     CUDALAB_ASSERT_OK(pin_blocks_per_sm((const void *)copyInt4Baseline, kBlock, blocks_per_sm, &dyn));
     const unsigned int grid = unsigned(device().sm_count) * blocks_per_sm;
     other->launch = [grid, dyn](const int4 *in, int4 *out, std::size_t n) {
-      copyInt4Baseline<<<grid, kBlock, dyn>>>(in, out, n);
+      cudalab::launch(copyInt4Baseline, grid, kBlock, dyn)(in, out, n);
     };
     other->pinned =
         "one-load baseline " + std::to_string(blocks_per_sm) + " block(s) per SM, grid " + std::to_string(grid);
@@ -107,7 +108,7 @@ class LatencyHiding : public cudalab::GpuTest {
                                               {"seed", (long long)seed()}});
     opts.check = copy_sample_check("copyInt4Ilp4", std::move(input), in_.get(), out_.get(), ctx, seed());
     *cmp = cudalab::compare_kernels([&] { other.launch(in_.get(), out_.get(), n); },
-                                    [&] { copyInt4Ilp4<<<grid, kBlock, dyn>>>(in_.get(), out_.get(), n); }, opts);
+                                    [&] { cudalab::launch(copyInt4Ilp4, grid, kBlock, dyn)(in_.get(), out_.get(), n); }, opts);
     *bytes = 2.0 * double(n) * sizeof(int4);  // read + written
     std::printf(
         "[ CUDALAB  ] occupancy pinned: copyInt4Ilp4 %d block(s) of %u threads per SM (%zu B dynamic shared "

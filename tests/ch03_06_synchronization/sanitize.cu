@@ -13,6 +13,7 @@
 #include "cudalab/check.cuh"
 #include "cudalab/data.hpp"
 #include "cudalab/device.cuh"
+#include "cudalab/launch.cuh"
 
 #include <algorithm>
 #include <climits>
@@ -83,7 +84,7 @@ bool run_reverse(ReverseKernel kernel, std::uint64_t seed, bool report = true) {
   CUDALAB_CHECK(d_in.upload(in));
   CUDALAB_CHECK(d_out.allocate(kN));
   CUDALAB_CHECK(d_out.poison());
-  kernel<<<sync_grid(kN, kBlock), kBlock, kBlock * sizeof(int)>>>(d_in.get(), d_out.get(), kN);
+  cudalab::launch(kernel, sync_grid(kN, kBlock), kBlock, kBlock * sizeof(int))(d_in.get(), d_out.get(), kN);
   CUDALAB_CHECK_LAUNCH("reverseBlock");
   std::vector<int> out;
   CUDALAB_CHECK(d_out.download(&out));
@@ -98,7 +99,7 @@ bool run_smooth(SmoothKernel kernel, std::uint64_t seed, bool report = true) {
   CUDALAB_CHECK(d_in.upload(in));
   CUDALAB_CHECK(d_out.allocate(kN));
   CUDALAB_CHECK(d_out.poison());
-  kernel<<<sync_grid(kN, kBlock), kBlock, kBlock * sizeof(unsigned int)>>>(d_in.get(), d_out.get(), kN, kSteps);
+  cudalab::launch(kernel, sync_grid(kN, kBlock), kBlock, kBlock * sizeof(unsigned int))(d_in.get(), d_out.get(), kN, kSteps);
   CUDALAB_CHECK_LAUNCH("smoothTile");
   std::vector<unsigned int> out;
   CUDALAB_CHECK(d_out.download(&out));

@@ -6,6 +6,7 @@
 #include "sync_reference.hpp"
 #include "synchronization.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/testing.cuh"
 
 #include <unistd.h>
@@ -73,7 +74,7 @@ TEST_F(BlockHazards, ReverseBlockIsRightOverManyRandomRuns) {
     CUDALAB_ASSERT_OK(d_out.allocate(s.n + kGuard));
     CUDALAB_ASSERT_OK(d_out.poison());
     poison_shared_memory(device());
-    reverseBlock<<<sync_grid(s.n, s.block), s.block, s.block * sizeof(int)>>>(d_in.get(), d_out.get(), s.n);
+    cudalab::launch(reverseBlock, sync_grid(s.n, s.block), s.block, s.block * sizeof(int))(d_in.get(), d_out.get(), s.n);
     CUDALAB_ASSERT_LAUNCH("reverseBlock");
     std::vector<int> out;
     CUDALAB_ASSERT_OK(d_out.download(&out));
@@ -98,7 +99,7 @@ TEST_F(BlockHazards, SmoothTileIsRightOverManyRandomRuns) {
     CUDALAB_ASSERT_OK(d_out.allocate(s.n + kGuard));
     CUDALAB_ASSERT_OK(d_out.poison());
     poison_shared_memory(device());
-    smoothTile<<<sync_grid(s.n, s.block), s.block, s.block * sizeof(unsigned int)>>>(d_in.get(), d_out.get(), s.n,
+    cudalab::launch(smoothTile, sync_grid(s.n, s.block), s.block, s.block * sizeof(unsigned int))(d_in.get(), d_out.get(), s.n,
                                                                                      steps);
     CUDALAB_ASSERT_LAUNCH("smoothTile");
     std::vector<unsigned int> out;
@@ -152,7 +153,7 @@ TEST_F(GridDependency, SubtractGlobalMinReportsALaunchError) {
   CUDALAB_ASSERT_OK(d_in.upload(cudalab::random_ints(n, -1000, 1000, seed())));
   CUDALAB_ASSERT_OK(d_out.allocate(n));
   CUDALAB_ASSERT_OK(d_partial.allocate(sync_grid(n, block)));
-  blockMin<<<sync_grid(n, block), block, block * sizeof(int)>>>(d_in.get(), d_partial.get(), n);
+  cudalab::launch(blockMin, sync_grid(n, block), block, block * sizeof(int))(d_in.get(), d_partial.get(), n);
   const cudaError_t want = cudaGetLastError();  // what the runtime says (cudaErrorInvalidValue on CUDA 13)
   ASSERT_NE(want, cudaSuccess) << "the runtime accepted " << block << "-thread blocks";
   const cudaError_t err = subtractGlobalMin(d_in.get(), d_out.get(), d_partial.get(), n, block);
@@ -186,7 +187,7 @@ TEST_F(HazardsMadeVisible, ReverseBlockIsRightWhenLoadsArriveLate) {
     if (err == cudaSuccess) err = d_out.poison();
     if (err == cudaSuccess) {
       poison_shared_memory(device());
-      reverseBlock<<<sync_grid(n, block), block, block * sizeof(int)>>>(d_in, d_out.get(), n);
+      cudalab::launch(reverseBlock, sync_grid(n, block), block, block * sizeof(int))(d_in, d_out.get(), n);
       err = cudaGetLastError();
       if (err == cudaSuccess) err = cudaDeviceSynchronize();
     }
@@ -219,7 +220,7 @@ TEST_F(HazardsMadeVisible, SmoothTileIsRightInFullBlocksOverManySteps) {
     CUDALAB_ASSERT_OK(d_out.allocate(n));
     CUDALAB_ASSERT_OK(d_out.poison());
     poison_shared_memory(device());
-    smoothTile<<<sync_grid(n, block), block, block * sizeof(unsigned int)>>>(d_in.get(), d_out.get(), n, steps);
+    cudalab::launch(smoothTile, sync_grid(n, block), block, block * sizeof(unsigned int))(d_in.get(), d_out.get(), n, steps);
     CUDALAB_ASSERT_LAUNCH("smoothTile");
     std::vector<unsigned int> out;
     CUDALAB_ASSERT_OK(d_out.download(&out));
@@ -279,7 +280,7 @@ TEST_F(HostSeesKernelErrors, GatherCheckedReportsABadLaunchConfiguration) {
   CUDALAB_ASSERT_OK(d_idx.upload(g.idx));
   CUDALAB_ASSERT_OK(d_dst.allocate(n));
   // What the runtime itself reports for this launch (cudaErrorInvalidValue on CUDA 13).
-  gatherKernel<<<sync_grid(n, block), block>>>(d_src.get(), d_idx.get(), d_dst.get(), n);
+  cudalab::launch(gatherKernel, sync_grid(n, block), block)(d_src.get(), d_idx.get(), d_dst.get(), n);
   const cudaError_t want = cudaGetLastError();
   ASSERT_NE(want, cudaSuccess) << "the runtime accepted " << block << "-thread blocks";
   const cudaError_t err = gatherChecked(d_src.get(), d_idx.get(), d_dst.get(), n, block);

@@ -1,6 +1,7 @@
 // ch03_07 correctness: sumMatrixOnGPU2D for any matrix and block, the grid-stride kernel for any grid.
 #include "matrix_check.cuh"
 #include "sum_matrix.cuh"
+#include "cudalab/launch.cuh"
 #include "cudalab/testing.cuh"
 
 #include <algorithm>
@@ -21,7 +22,7 @@ TEST_P(SumMatrixCorrectness, RightForAnyMatrixSize) {
     const std::string error = sum_matrix_error(
         "sumMatrixOnGPU2D",
         [&](const float *a, const float *b, float *c, int nx, int ny) {
-          sumMatrixOnGPU2D<<<grid_for(nx, ny, block), block>>>(a, b, c, nx, ny);
+          cudalab::launch(sumMatrixOnGPU2D, grid_for(nx, ny, block), block)(a, b, c, nx, ny);
         },
         s.nx, s.ny, "block=" + shape(block), seed() + s.nx);
     if (!error.empty()) GTEST_FAIL() << error;
@@ -48,7 +49,7 @@ TEST_P(GridStrideCorrectness, RightForAnyGrid) {
       const std::string error = sum_matrix_error(
           "sumMatrixGridStride",
           [&](const float *a, const float *b, float *c, int nx, int ny) {
-            sumMatrixGridStride<<<g, block>>>(a, b, c, nx, ny);
+            cudalab::launch(sumMatrixGridStride, g, block)(a, b, c, nx, ny);
           },
           s.nx, s.ny, "grid=" + shape(g) + " block=" + shape(block), seed() + s.ny);
       if (!error.empty()) GTEST_FAIL() << error;
@@ -81,7 +82,7 @@ TEST_F(SumMatrixInPlace, EveryThreadTouchesOnlyItsOwnElement) {
     std::string error = sum_matrix_error(
         "sumMatrixOnGPU2D",
         [&](const float *a, const float *b, float *out, int nx, int ny) {
-          sumMatrixOnGPU2D<<<grid_for(nx, ny, c.block), c.block>>>(a, b, out, nx, ny);
+          cudalab::launch(sumMatrixOnGPU2D, grid_for(nx, ny, c.block), c.block)(a, b, out, nx, ny);
         },
         c.nx, c.ny, "block=" + shape(c.block), s + c.nx, true);
     if (!error.empty()) GTEST_FAIL() << error;
@@ -89,7 +90,7 @@ TEST_F(SumMatrixInPlace, EveryThreadTouchesOnlyItsOwnElement) {
     error = sum_matrix_error(
         "sumMatrixGridStride",
         [&](const float *a, const float *b, float *out, int nx, int ny) {
-          sumMatrixGridStride<<<g, c.block>>>(a, b, out, nx, ny);
+          cudalab::launch(sumMatrixGridStride, g, c.block)(a, b, out, nx, ny);
         },
         c.nx, c.ny, "grid=" + shape(g) + " block=" + shape(c.block), s + c.ny, true);
     if (!error.empty()) GTEST_FAIL() << error;
@@ -116,7 +117,7 @@ TEST_F(SumMatrix64BitIndex, SumMatrixOnGPU2DPast32BitIndices) {
   const std::string error = huge_matrix_error(
       "sumMatrixOnGPU2D", plan_,
       [&](const float *a, const float *b, float *c, int nx, int ny) {
-        sumMatrixOnGPU2D<<<grid_for(nx, ny, block), block>>>(a, b, c, nx, ny);
+        cudalab::launch(sumMatrixOnGPU2D, grid_for(nx, ny, block), block)(a, b, c, nx, ny);
       },
       "block=" + shape(block) + " (compute idx = iy * nx + ix in std::size_t)", seed());
   if (!error.empty()) GTEST_FAIL() << error;
@@ -130,7 +131,7 @@ TEST_F(SumMatrix64BitIndex, GridStridePast32BitIndices) {
   const std::string error = huge_matrix_error(
       "sumMatrixGridStride", plan_,
       [&](const float *a, const float *b, float *c, int nx, int ny) {
-        sumMatrixGridStride<<<grid_with_blocks(nx, ny, block, blocks), block>>>(a, b, c, nx, ny);
+        cudalab::launch(sumMatrixGridStride, grid_with_blocks(nx, ny, block, blocks), block)(a, b, c, nx, ny);
       },
       "block=" + shape(block) + " " + std::to_string(blocks) + " blocks (compute the index in std::size_t)", seed());
   if (!error.empty()) GTEST_FAIL() << error;

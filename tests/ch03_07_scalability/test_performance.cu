@@ -7,6 +7,7 @@
 #include "matrix_timing.cuh"
 #include "sum_matrix.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/reference_kernels.hpp"
 #include "cudalab/testing.cuh"
 
@@ -47,7 +48,7 @@ class ScalabilityPerformance : public cudalab::GpuTest {
       const std::string error = m.check(
           "sumMatrixGridStride",
           [&](const float *a, const float *b, float *c, int nx, int ny) {
-            sumMatrixGridStride<<<g, block>>>(a, b, c, nx, ny);
+            cudalab::launch(sumMatrixGridStride, g, block)(a, b, c, nx, ny);
           },
           "grid=" + shape(g) + " block=" + shape(block));
       if (!error.empty()) GTEST_FAIL() << "sumMatrixGridStride is not timed until it is correct: " << error;
@@ -59,8 +60,8 @@ class ScalabilityPerformance : public cudalab::GpuTest {
     opts.check = m.sample_check("sumMatrixGridStride", "grid=" + shape(more) + " block=" + shape(block));
     opts.stop_when_clear_of = cudalab::threshold(key);  // sampling stops once clear of it
     cudalab::Comparison cmp =
-        cudalab::compare_kernels([&] { sumMatrixGridStride<<<quarter, block>>>(m.A(), m.B(), m.C(), n, n); },
-                                 [&] { sumMatrixGridStride<<<more, block>>>(m.A(), m.B(), m.C(), n, n); }, opts);
+        cudalab::compare_kernels([&] { cudalab::launch(sumMatrixGridStride, quarter, block)(m.A(), m.B(), m.C(), n, n); },
+                                 [&] { cudalab::launch(sumMatrixGridStride, more, block)(m.A(), m.B(), m.C(), n, n); }, opts);
     cudalab::expect_speedup({std::string("sumMatrixGridStride on ") + what,
                              "the same kernel on a quarter of the GPU's resident blocks", cmp, cudalab::threshold(key),
                              key, m.bytes()});
@@ -142,7 +143,7 @@ TEST_F(ScalabilityPerformance, SumMatrix2DKeepsUpWithTheStreamBaseline) {
   keeps_up(
       "sumMatrixOnGPU2D", sumMatrixOnGPU2D, kSum2DSymbol, grid, grid, block,
       [&](const float *a, const float *b, float *c, int nx, int ny) {
-        sumMatrixOnGPU2D<<<grid, block>>>(a, b, c, nx, ny);
+        cudalab::launch(sumMatrixOnGPU2D, grid, block)(a, b, c, nx, ny);
       },
       "sum2d_vs_reference", "sum2d_vs_stream");
 }
@@ -160,7 +161,7 @@ TEST_F(ScalabilityPerformance, GridStrideOnAFullGpuKeepsUpWithTheStreamBaseline)
   keeps_up(
       "sumMatrixGridStride", sumMatrixGridStride, kGridStrideSymbol, grid, ref_grid, block,
       [&](const float *a, const float *b, float *c, int nx, int ny) {
-        sumMatrixGridStride<<<grid, block>>>(a, b, c, nx, ny);
+        cudalab::launch(sumMatrixGridStride, grid, block)(a, b, c, nx, ny);
       },
       "gridstride_vs_reference", "gridstride_vs_stream", why);
 }

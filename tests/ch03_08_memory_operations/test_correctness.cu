@@ -1,6 +1,7 @@
 // ch03_08 correctness: sumMatrixCoalesced for any matrix size and block shape.
 #include "matrix_check.cuh"
 #include "memory_operations.cuh"
+#include "cudalab/launch.cuh"
 #include "cudalab/testing.cuh"
 
 namespace {
@@ -18,7 +19,7 @@ TEST_P(CoalescedCorrectness, RightForAnyMatrixSize) {
     const std::string error = sum_matrix_error(
         "sumMatrixCoalesced",
         [&](const float *a, const float *b, float *c, int nx, int ny) {
-          sumMatrixCoalesced<<<grid_for(nx, ny, block), block>>>(a, b, c, nx, ny);
+          cudalab::launch(sumMatrixCoalesced, grid_for(nx, ny, block), block)(a, b, c, nx, ny);
         },
         s.nx, s.ny, "block=" + shape(block), seed() + s.nx);
     if (!error.empty()) GTEST_FAIL() << error;
@@ -42,7 +43,7 @@ TEST_F(Coalesced64BitIndex, RightPast32BitIndices) {
   const std::string error = huge_matrix_error(
       "sumMatrixCoalesced", plan,
       [&](const float *a, const float *b, float *c, int nx, int ny) {
-        sumMatrixCoalesced<<<grid_for(nx, ny, block), block>>>(a, b, c, nx, ny);
+        cudalab::launch(sumMatrixCoalesced, grid_for(nx, ny, block), block)(a, b, c, nx, ny);
       },
       "block=" + shape(block) + " (compute idx = iy * nx + ix in std::size_t)", seed());
   if (!error.empty()) GTEST_FAIL() << error;

@@ -9,6 +9,7 @@
 #include "matrix_timing.cuh"
 #include "memory_operations.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/reference_kernels.hpp"
 #include "cudalab/testing.cuh"
 
@@ -26,7 +27,7 @@ class CoalescingPerformance : public cudalab::GpuTest {
     return m.check(
         "sumMatrixCoalesced",
         [&](const float *a, const float *b, float *c, int nx, int ny) {
-          sumMatrixCoalesced<<<grid_for(nx, ny, block), block>>>(a, b, c, nx, ny);
+          cudalab::launch(sumMatrixCoalesced, grid_for(nx, ny, block), block)(a, b, c, nx, ny);
         },
         "block=" + shape(block));
   }
@@ -68,7 +69,7 @@ class CoalescingPerformance : public cudalab::GpuTest {
     }
     cudalab::Comparison cmp = cudalab::compare_kernels(
         [&] { reference(m.A(), m.B(), m.C(), n, n); },
-        [&] { sumMatrixCoalesced<<<grid, block>>>(m.A(), m.B(), m.C(), n, n); }, options(m, key, block));
+        [&] { cudalab::launch(sumMatrixCoalesced, grid, block)(m.A(), m.B(), m.C(), n, n); }, options(m, key, block));
     cudalab::expect_speedup({"sumMatrixCoalesced block " + shape(block),
                              "the reference solution's sumMatrixCoalesced block " + shape(block), cmp,
                              cudalab::threshold(key), key, m.bytes()});
@@ -86,8 +87,8 @@ TEST_F(CoalescingPerformance, CoalescedBeatsTheColumnMajorKernel) {
   if (keeps_up_with_the_reference(m, kBlock, "coalesced_vs_reference", "the column-major kernel")) return;
   const dim3 grid = grid_for(n, n, kBlock), col_grid = grid_for_column_major(n, n, kBlock);
   cudalab::Comparison cmp =
-      cudalab::compare_kernels([&] { sumMatrixColumnMajorBaseline<<<col_grid, kBlock>>>(m.A(), m.B(), m.C(), n, n); },
-                               [&] { sumMatrixCoalesced<<<grid, kBlock>>>(m.A(), m.B(), m.C(), n, n); },
+      cudalab::compare_kernels([&] { cudalab::launch(sumMatrixColumnMajorBaseline, col_grid, kBlock)(m.A(), m.B(), m.C(), n, n); },
+                               [&] { cudalab::launch(sumMatrixCoalesced, grid, kBlock)(m.A(), m.B(), m.C(), n, n); },
                                options(m, "coalesced_vs_column_major"));
   cudalab::expect_speedup({"sumMatrixCoalesced block (32,16)", "sumMatrixColumnMajor block (32,16)", cmp,
                            cudalab::threshold("coalesced_vs_column_major"), "coalesced_vs_column_major", m.bytes()});
@@ -105,7 +106,7 @@ TEST_F(CoalescingPerformance, CoalescedKeepsUpWithTheStreamBaseline) {
   if (keeps_up_with_the_reference(m, dim3(16, 16), "coalesced_vs_reference_block16x16", "the stream baseline")) return;
   const dim3 grid = grid_for(n, n, kBlock);
   cudalab::Comparison cmp = cudalab::compare_kernels(
-      [&] { m.stream_same_traffic(256); }, [&] { sumMatrixCoalesced<<<grid, kBlock>>>(m.A(), m.B(), m.C(), n, n); },
+      [&] { m.stream_same_traffic(256); }, [&] { cudalab::launch(sumMatrixCoalesced, grid, kBlock)(m.A(), m.B(), m.C(), n, n); },
       options(m, "coalesced_vs_stream"));
   cudalab::expect_speedup({"sumMatrixCoalesced block (32,16)",
                            "the stream baseline (C = A + B, flat 1D grid, one element per thread, the same bytes)", cmp,

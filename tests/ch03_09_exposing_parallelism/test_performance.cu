@@ -8,6 +8,7 @@
 #include "matrix_timing.cuh"
 #include "shapes.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/reference_kernels.hpp"
 #include "cudalab/testing.cuh"
 
@@ -37,7 +38,7 @@ dim3 fastest_shape(const LaunchLimits &l, BigMatrix &m, void (*kernel)(const flo
     if (!invalid_reason(l, m.nx(), m.ny(), b).empty()) continue;
     const dim3 g = grid_for(m.nx(), m.ny(), b);
     cudalab::TimingStats t =
-        cudalab::time_kernel([&] { kernel<<<g, b>>>(m.A(), m.B(), m.C(), m.nx(), m.ny()); }, quick);
+        cudalab::time_kernel([&] { cudalab::launch(kernel, g, b)(m.A(), m.B(), m.C(), m.nx(), m.ny()); }, quick);
     if (!t.ok) continue;
     std::snprintf(line, sizeof line, "[ CUDALAB  ]   block (%4u,%2u): %8.3f ms %6.0f GB/s\n", b.x, b.y, t.median_ms,
                   cudalab::gbs(m.bytes(), t.median_ms));
@@ -76,8 +77,8 @@ TEST_P(PickWithinMarginOfBest, Sweep) {
   opts.reps = 21;
   opts.stop_when_clear_of = cudalab::threshold("pick_vs_best");  // sampling stops once clear of it
   cudalab::Comparison cmp =
-      cudalab::compare_kernels([&] { sumMatrixReference<<<gb, best>>>(m.A(), m.B(), m.C(), mat.nx, mat.ny); },
-                               [&] { sumMatrixReference<<<gp, pick>>>(m.A(), m.B(), m.C(), mat.nx, mat.ny); }, opts);
+      cudalab::compare_kernels([&] { cudalab::launch(sumMatrixReference, gb, best)(m.A(), m.B(), m.C(), mat.nx, mat.ny); },
+                               [&] { cudalab::launch(sumMatrixReference, gp, pick)(m.A(), m.B(), m.C(), mat.nx, mat.ny); }, opts);
   cudalab::expect_speedup({"your pick " + shape(pick) + " on " + name, "the fastest measured shape " + shape(best), cmp,
                            cudalab::threshold("pick_vs_best"), "pick_vs_best", m.bytes()});
   // After the [ PERF ] line: ctest keeps only the first 1 KB of a passing test's output.
@@ -103,7 +104,7 @@ TEST_F(BlockShapeSweep, YourKernelAtItsBestShapeKeepsUpWithTheStreamBaseline) {
   const std::string first = m.check(
       "sumMatrixOnGPU2D",
       [&](const float *a, const float *b, float *c, int nx, int ny) {
-        sumMatrixOnGPU2D<<<grid_for(nx, ny, dim3(32, 16)), dim3(32, 16)>>>(a, b, c, nx, ny);
+        cudalab::launch(sumMatrixOnGPU2D, grid_for(nx, ny, dim3(32, 16)), dim3(32, 16))(a, b, c, nx, ny);
       },
       "block=(32,16)");
   if (!first.empty()) GTEST_FAIL() << "sumMatrixOnGPU2D is not timed until it is correct: " << first;
@@ -113,7 +114,7 @@ TEST_F(BlockShapeSweep, YourKernelAtItsBestShapeKeepsUpWithTheStreamBaseline) {
   const dim3 g = grid_for(n, n, best);
   const std::string error = m.check(
       "sumMatrixOnGPU2D",
-      [&](const float *a, const float *b, float *c, int nx, int ny) { sumMatrixOnGPU2D<<<g, best>>>(a, b, c, nx, ny); },
+      [&](const float *a, const float *b, float *c, int nx, int ny) { cudalab::launch(sumMatrixOnGPU2D, g, best)(a, b, c, nx, ny); },
       "block=" + shape(best));
   if (!error.empty()) GTEST_FAIL() << "sumMatrixOnGPU2D is not timed until it is correct: " << error;
   // The reference solution's kernel, launched at your kernel's best shape: about 1.0 for a correct
@@ -133,14 +134,14 @@ TEST_F(BlockShapeSweep, YourKernelAtItsBestShapeKeepsUpWithTheStreamBaseline) {
     opts.stop_when_clear_of = cudalab::threshold("best_vs_reference");  // sampling stops once clear of it
     cudalab::Comparison cmp =
         cudalab::compare_kernels([&] { reference(m.A(), m.B(), m.C(), n, n); },
-                                 [&] { sumMatrixOnGPU2D<<<g, best>>>(m.A(), m.B(), m.C(), n, n); }, opts);
+                                 [&] { cudalab::launch(sumMatrixOnGPU2D, g, best)(m.A(), m.B(), m.C(), n, n); }, opts);
     cudalab::expect_speedup({"sumMatrixOnGPU2D at its best shape " + shape(best),
                              "the reference solution's sumMatrixOnGPU2D at the same shape", cmp,
                              cudalab::threshold("best_vs_reference"), "best_vs_reference", m.bytes()});
   } else {
     opts.stop_when_clear_of = cudalab::threshold("best_vs_stream");
     cudalab::Comparison cmp = cudalab::compare_kernels(
-        [&] { m.stream_same_traffic(256); }, [&] { sumMatrixOnGPU2D<<<g, best>>>(m.A(), m.B(), m.C(), n, n); }, opts);
+        [&] { m.stream_same_traffic(256); }, [&] { cudalab::launch(sumMatrixOnGPU2D, g, best)(m.A(), m.B(), m.C(), n, n); }, opts);
     cudalab::expect_speedup({"sumMatrixOnGPU2D at its best shape " + shape(best),
                              "the stream baseline (C = A + B, flat 1D grid of 256-thread blocks, one element per "
                              "thread)",

@@ -7,6 +7,7 @@
 #include "reduce_timing.cuh"
 #include "reduction.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/reference.hpp"
 #include "cudalab/testing.cuh"
 
@@ -39,7 +40,7 @@ class ReducePerformance : public cudalab::GpuTest {
       GTEST_FAIL() << f;
     speedup_over(
         name, kernel, "the divergent baseline (reduceNeighbored)",
-        [&](int *in, int *out, unsigned int n) { reduceNeighboredBaseline<<<grid, block>>>(in, out, n); },
+        [&](int *in, int *out, unsigned int n) { cudalab::launch(reduceNeighboredBaseline, grid, block)(in, out, n); },
         baseline_key);
   }
 
@@ -68,7 +69,7 @@ class ReducePerformance : public cudalab::GpuTest {
         pristine.get(), work.get(), out.get(), grid, block);
     cudalab::Comparison cmp =
         cudalab::compare_kernels([&] { baseline(work.get(), out.get(), n); },
-                                 [&] { kernel<<<grid, block>>>(work.get(), out.get(), n); }, opts, restore, restore);
+                                 [&] { cudalab::launch(kernel, grid, block)(work.get(), out.get(), n); }, opts, restore, restore);
     cudalab::expect_speedup({name, baseline_name, cmp, cudalab::threshold(key), key, double(n) * sizeof(int)});
   }
 };

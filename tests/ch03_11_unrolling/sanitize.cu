@@ -14,6 +14,7 @@
 #include "cudalab/buffer.cuh"
 #include "cudalab/data.hpp"
 #include "cudalab/device.cuh"
+#include "cudalab/launch.cuh"
 #include "cudalab/reference.hpp"
 
 #include <cstdio>
@@ -48,7 +49,7 @@ int main(int argc, char **argv) {
     std::printf("[ CUDALAB  ] reason: test setup failed\n");
     return 1;
   }
-  c->kernel<<<grid, block>>>(d_in.get(), d_out.get(), n);
+  cudalab::launch(c->kernel, grid, block)(d_in.get(), d_out.get(), n);
   cudaError_t err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   std::vector<int> out;

@@ -6,6 +6,7 @@
 #include "reduce_timing.cuh"
 #include "templates.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/reference.hpp"
 #include "cudalab/testing.cuh"
 
@@ -40,7 +41,7 @@ class TemplatePerformance : public cudalab::GpuTest {
         pristine.get(), work.get(), out.get(), grid, 8 * block);
     cudalab::Comparison cmp = cudalab::compare_kernels(
         [&] { baseline(work.get(), out.get(), n); },
-        [&] { complete_unroll_kernel(block)<<<grid, block>>>(work.get(), out.get(), n); }, opts, restore, restore);
+        [&] { cudalab::launch(complete_unroll_kernel(block), grid, block)(work.get(), out.get(), n); }, opts, restore, restore);
     cudalab::expect_speedup({name, baseline_name, cmp, cudalab::threshold(key), key, double(n) * sizeof(int)});
   }
 };
@@ -71,7 +72,7 @@ TEST_F(TemplatePerformance, NotSlowerThanRuntimeBlockDim) {
   speedup_over(
       name, block, "the runtime-blockDim reduceCompleteUnrollWarps8 (ch03_11)",
       [&](int *in, int *out, unsigned int count) {
-        reduceCompleteUnrollWarps8Baseline<<<grid, block>>>(in, out, count);
+        cudalab::launch(reduceCompleteUnrollWarps8Baseline, grid, block)(in, out, count);
       },
       "template_over_runtime");
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "nested.cuh"
+#include "cudalab/launch.cuh"
 
 #include <cuda_runtime.h>
 
@@ -17,7 +18,7 @@ namespace device_runtime_detail {
 /// A child grid that does nothing.
 static __global__ void ready_child() {}
 /// One device-side launch of ready_child, so that the device runtime's memory is reserved.
-static __global__ void ready_parent() { ready_child<<<1, 1>>>(); }
+static __global__ void ready_parent() { ready_child<<<1, 1>>>(); }  // cudalab: device-side launch
 }  // namespace device_runtime_detail
 
 /// @brief configure_device_runtime(@p pending_launches), then one test-side kernel that launches
@@ -27,7 +28,7 @@ static __global__ void ready_parent() { ready_child<<<1, 1>>>(); }
 static inline cudaError_t ready_device_runtime(std::size_t pending_launches = 1u << 16) {
   cudaError_t err = configure_device_runtime(pending_launches);
   if (err == cudaSuccess) {
-    device_runtime_detail::ready_parent<<<1, 1>>>();
+    cudalab::launch(device_runtime_detail::ready_parent, 1, 1)();
     err = cudaGetLastError();
   }
   if (err == cudaSuccess) err = cudaDeviceSynchronize();

@@ -2,6 +2,7 @@
 #include "device_runtime.cuh"
 #include "nested.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/testing.cuh"
 
 #include <sstream>
@@ -25,7 +26,7 @@ TEST_P(NestedHelloWorld, EveryBlockRecursesDownToOneThread) {
   CUDALAB_ASSERT_OK(record.allocate(1));
   CUDALAB_ASSERT_OK(cudaMemset(record.get(), 0, sizeof(HelloRecord)));
   CUDALAB_ASSERT_OK(ready_device_runtime());
-  nestedHelloWorld<<<grid, block>>>(block, 0, record.get());
+  cudalab::launch(nestedHelloWorld, grid, block)(block, 0, record.get());
   CUDALAB_ASSERT_LAUNCH("nestedHelloWorld");  // the host's synchronize waits for all child grids
   CUDALAB_ASSERT_OK(cudaMemcpy(&host, record.get(), sizeof(HelloRecord), cudaMemcpyDeviceToHost));
 
@@ -92,7 +93,7 @@ TEST_F(NestedHelloLaunchErrors, EveryFailedChildLaunchIsReported) {
   CUDALAB_ASSERT_OK(record.allocate(1));
   for (int round = 0; round < 3 && attempts == ran; ++round, grid *= 4) {
     CUDALAB_ASSERT_OK(cudaMemset(record.get(), 0, sizeof(HelloRecord)));
-    nestedHelloWorld<<<grid, block>>>(block, 0, record.get());
+    cudalab::launch(nestedHelloWorld, grid, block)(block, 0, record.get());
     CUDALAB_ASSERT_LAUNCH("nestedHelloWorld");
     CUDALAB_ASSERT_OK(cudaMemcpy(&host, record.get(), sizeof(HelloRecord), cudaMemcpyDeviceToHost));
     attempts = ran = 0;

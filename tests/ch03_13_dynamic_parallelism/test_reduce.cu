@@ -2,6 +2,7 @@
 #include "device_runtime.cuh"
 #include "nested.cuh"
 #include "reduce_check.cuh"
+#include "cudalab/launch.cuh"
 #include "cudalab/testing.cuh"
 
 #include <tuple>
@@ -34,7 +35,7 @@ TEST_P(RecursiveReduce, NosyncPartialSumsRightForAnyN) {
     const std::string error = reduction_error(
         {"gpuRecursiveReduceNosync", n, block, "block=" + std::to_string(block), seed() + n, kChildHint},
         [&](int *in, int *out, unsigned int m) {
-          gpuRecursiveReduceNosync<<<nested_grid(m, block), block>>>(in, out, m);
+          cudalab::launch(gpuRecursiveReduceNosync, nested_grid(m, block), block)(in, out, m);
           return cudaGetLastError();
         });
     if (!error.empty()) GTEST_FAIL() << error;
@@ -48,7 +49,7 @@ TEST_P(RecursiveReduce, TailLaunchPartialSumsRightForAnyN) {
     const std::string error = reduction_error(
         {"gpuRecursiveReduce2", n, iDim, "iDim=" + std::to_string(iDim), seed() + n, kChildHint},
         [&](int *in, int *out, unsigned int m) {
-          gpuRecursiveReduce2<<<nested_grid(m, iDim), threads>>>(in, out, threads, iDim, m);
+          cudalab::launch(gpuRecursiveReduce2, nested_grid(m, iDim), threads)(in, out, threads, iDim, m);
           return cudaGetLastError();
         });
     if (!error.empty()) GTEST_FAIL() << error;
@@ -69,7 +70,7 @@ TEST_F(RecursiveReduceLarge, TailLaunchExactOnHugeGridsEveryRun) {
     const std::string error = reduction_error(
         {"gpuRecursiveReduce2", n, iDim, "iDim=512 run=" + std::to_string(run + 1) + "/10", seed() + run, kChildHint},
         [&](int *in, int *out, unsigned int m) {
-          gpuRecursiveReduce2<<<nested_grid(m, iDim), threads>>>(in, out, threads, iDim, m);
+          cudalab::launch(gpuRecursiveReduce2, nested_grid(m, iDim), threads)(in, out, threads, iDim, m);
           return cudaGetLastError();
         });
     if (!error.empty()) GTEST_FAIL() << error;

@@ -3,6 +3,7 @@
 #include "modern_reduction.cuh"
 #include "reduce_check.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/reference.hpp"
 
 #include <algorithm>
@@ -24,7 +25,7 @@ std::string shuffle8_error(unsigned int n, unsigned int block, std::uint64_t see
                "block b must sum elements [b*8*block, (b+1)*8*block)"};
   c.read_only_input = true;
   return reduction_error(c, [&](int *in, int *out, unsigned int count) {
-    reduceShuffle8<<<grid, block>>>(in, out, count);
+    cudalab::launch(reduceShuffle8, grid, block)(in, out, count);
     return cudaGetLastError();
   });
 }
@@ -51,7 +52,7 @@ std::string modern_error(unsigned int n, unsigned int offset, unsigned int grid,
   return modern_error(
       "reduceModern",
       [](const int *in, unsigned int count, int *sum, unsigned int blocks) {
-        reduceModern<<<blocks, kModernBlock>>>(in, count, sum);
+        cudalab::launch(reduceModern, blocks, kModernBlock)(in, count, sum);
         return cudaGetLastError();
       },
       n, offset, grid, seed);

@@ -16,6 +16,7 @@
 #include "cudalab/buffer.cuh"
 #include "cudalab/data.hpp"
 #include "cudalab/device.cuh"
+#include "cudalab/launch.cuh"
 #include "cudalab/reference.hpp"
 
 #include <cstdio>
@@ -59,7 +60,7 @@ std::string check_shuffle8(const std::vector<int> &input) {
   const unsigned int n = input.size(), block = 256, grid = shuffle8_grid(n, block);
   cudalab::DeviceBuffer<int> in, out;
   if (in.upload(input) != cudaSuccess || out.allocate(grid) != cudaSuccess) return "allocation failed";
-  reduceShuffle8<<<grid, block>>>(in.get(), out.get(), n);
+  cudalab::launch(reduceShuffle8, grid, block)(in.get(), out.get(), n);
   if (cudaDeviceSynchronize() != cudaSuccess) return "reduceShuffle8 failed to run";
   std::vector<int> partial;
   out.download(&partial);
@@ -83,7 +84,7 @@ std::string check_modern(const std::vector<int> &input) {
   cudalab::DeviceBuffer<int> in, sum;
   if (in.upload(shifted) != cudaSuccess || sum.allocate(1) != cudaSuccess) return "allocation failed";
   cudaMemset(sum.get(), 0, sizeof(int));
-  reduceModern<<<grid, kModernBlock>>>(in.get() + 1, n, sum.get());
+  cudalab::launch(reduceModern, grid, kModernBlock)(in.get() + 1, n, sum.get());
   if (cudaDeviceSynchronize() != cudaSuccess) return "reduceModern failed to run";
   std::vector<int> got;
   sum.download(&got);
@@ -113,7 +114,7 @@ int main(int argc, char **argv) {
     cudalab::DeviceBuffer<int> in, out;
     in.upload(input);
     out.allocate(grid);
-    shuffle8WithoutBarrier<<<grid, block>>>(in.get(), out.get(), n);
+    cudalab::launch(shuffle8WithoutBarrier, grid, block)(in.get(), out.get(), n);
     cudaDeviceSynchronize();
     return 0;
   }
@@ -123,7 +124,7 @@ int main(int argc, char **argv) {
     in.upload(ragged);  // exactly n ints: the last int4 ends 12 bytes past the allocation
     sum.allocate(1);
     cudaMemset(sum.get(), 0, sizeof(int));
-    int4Overrun<<<264, 256>>>(in.get(), ragged.size(), sum.get());
+    cudalab::launch(int4Overrun, 264, 256)(in.get(), ragged.size(), sum.get());
     cudaDeviceSynchronize();
     return 0;
   }

@@ -5,6 +5,7 @@
 #include "modern_check.cuh"
 #include "modern_reduction.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/reference.hpp"
 #include "cudalab/reference_kernels.hpp"
 #include "cudalab/sample_inputs.cuh"
@@ -71,7 +72,7 @@ class ModernPerformance : public cudalab::GpuTest {
   /// One reduceModern run, zeroing of the result included (it is part of the job).
   void run_modern() {
     cudaMemsetAsync(sum_.get(), 0, sizeof(int));
-    reduceModern<<<grid_, kModernBlock>>>(in_.get(), n_, sum_.get());
+    cudalab::launch(reduceModern, grid_, kModernBlock)(in_.get(), n_, sum_.get());
   }
 
   /// The reference solution's reduceModern (compiled into the tests) as one run on in_ into

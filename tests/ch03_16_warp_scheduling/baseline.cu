@@ -3,6 +3,7 @@
 // every student.
 #include "baseline.cuh"
 #include "warp_scheduling.cuh"
+#include "cudalab/launch.cuh"
 
 __global__ void chainsSequentialBaseline(const float4 *x0, const float4 *c, float4 *out, int n, int steps) {
   const int stride = gridDim.x * blockDim.x;
@@ -46,7 +47,7 @@ cudaError_t launch_probe_k(int warps, int sm_count, const float *x0, const float
   std::size_t dyn = 0;
   const cudaError_t err = pin_blocks_per_sm((const void *)chainsProbe<K>, kChainsBlock, warps, &dyn);
   if (err != cudaSuccess) return err;
-  chainsProbe<K><<<unsigned(sm_count * warps), kChainsBlock, dyn>>>(x0, c, out);
+  cudalab::launch(chainsProbe<K>, unsigned(sm_count * warps), kChainsBlock, dyn)(x0, c, out);
   return cudaGetLastError();
 }
 

@@ -1,6 +1,7 @@
 // ch03_16 test support: the chains' reference and check, the tests' model, the ncu reader.
 #include "scheduling_check.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/ncu.hpp"
 #include "cudalab/testing.cuh"
 
@@ -111,7 +112,7 @@ std::string chains_error(const char *name, ChainsKernel kernel, int n, int steps
   return run_chains(
       name,
       [&](const float4 *d_x0, const float4 *d_c, float4 *d_out) {
-        kernel<<<grid, block, dyn_smem>>>(d_x0, d_c, d_out, n, steps);
+        cudalab::launch(kernel, grid, block, dyn_smem)(d_x0, d_c, d_out, n, steps);
         return cudaGetLastError();
       },
       x0, c, want, steps, static_cast<long long>(grid) * block, chains_where(n, steps, grid, block, seed));

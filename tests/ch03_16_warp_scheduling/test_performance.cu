@@ -11,6 +11,7 @@
 #include "scheduling_check.cuh"
 #include "warp_scheduling.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/reference_kernels.hpp"
 #include "cudalab/sample_inputs.cuh"
 #include "cudalab/testing.cuh"
@@ -116,10 +117,10 @@ TEST_F(InterleavePerformance, InterleavedChainsBeatTheSequentialOnesAtOneWarpPer
                            where);
   };
   const std::function<void()> sequential = [&] {
-    chainsSequentialBaseline<<<grid, kChainsBlock, dyn_base>>>(d_x0.get(), d_c.get(), d_out.get(), n, kSteps);
+    cudalab::launch(chainsSequentialBaseline, grid, kChainsBlock, dyn_base)(d_x0.get(), d_c.get(), d_out.get(), n, kSteps);
   };
   const auto yours = [&] {
-    chainsInterleaved<<<grid, kChainsBlock, dyn>>>(d_x0.get(), d_c.get(), d_out.get(), n, kSteps);
+    cudalab::launch(chainsInterleaved, grid, kChainsBlock, dyn)(d_x0.get(), d_c.get(), d_out.get(), n, kSteps);
   };
   const std::function<void()> against = reference_chains ? std::function<void()>([&] {
     reference_chains.launch(grid, kChainsBlock, dyn_ref, nullptr, d_x0.get(), d_c.get(), d_out.get(), n, kSteps);

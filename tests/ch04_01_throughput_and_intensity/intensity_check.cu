@@ -1,6 +1,7 @@
 #include "intensity_check.cuh"
 
 #include "cudalab/baselines.cuh"
+#include "cudalab/launch.cuh"
 
 #include "intensity.cuh"
 
@@ -90,7 +91,7 @@ std::string intensity_error(int n, int k, unsigned block, std::uint64_t seed) {
   if (err == cudaSuccess) err = dout.poison();
   if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
 
-  intensityKernel<<<grid, block>>>(din.get(), dout.get(), n, k, a, b);
+  cudalab::launch(intensityKernel, grid, block)(din.get(), dout.get(), n, k, a, b);
   if (std::string e = launch_error("intensityKernel", ctx.str()); !e.empty()) return e;
   std::vector<float> out;
   if ((err = dout.download(&out)) != cudaSuccess) return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
@@ -131,7 +132,7 @@ std::string register_array_error(int n, unsigned block, std::uint64_t seed) {
   if (err == cudaSuccess) err = dout.poison();
   if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
 
-  registerArrayKernel<<<grid, block>>>(din.get(), dout.get(), n);
+  cudalab::launch(registerArrayKernel, grid, block)(din.get(), dout.get(), n);
   if (std::string e = launch_error("registerArrayKernel", ctx.str()); !e.empty()) return e;
   std::vector<unsigned> out;
   if ((err = dout.download(&out)) != cudaSuccess) return cudalab::describe_error(err, "copy back", __FILE__, __LINE__);
@@ -155,7 +156,7 @@ cudaError_t BigIntensity::init(int n, std::uint64_t seed) {
   cudaError_t err = in_.allocate(n);
   if (err == cudaSuccess) err = out_.allocate(n);
   if (err != cudaSuccess) return err;
-  fill_kernel<<<1024, 256>>>(in_.get(), n, seed);
+  cudalab::launch(fill_kernel, 1024, 256)(in_.get(), n, seed);
   err = cudaGetLastError();
   return err == cudaSuccess ? cudaDeviceSynchronize() : err;
 }
@@ -216,7 +217,7 @@ std::string BigIntensity::compare(const std::string &name, int k, float a, float
   cudalab::DeviceBuffer<unsigned long long> counters;
   if ((err = counters.upload({0ull, ~0ull})) != cudaSuccess)
     return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
-  check_kernel<<<1024, 256>>>(in_.get(), out_.get(), n_, k, a, b, counters.get(), counters.get() + 1);
+  cudalab::launch(check_kernel, 1024, 256)(in_.get(), out_.get(), n_, k, a, b, counters.get(), counters.get() + 1);
   std::vector<unsigned long long> result;
   err = cudaGetLastError();
   if (err == cudaSuccess) err = counters.download(&result);
@@ -236,7 +237,7 @@ std::string BigIntensity::compare(const std::string &name, int k, float a, float
 }
 
 void BigIntensity::launch(int k, float a, float b, unsigned block) const {
-  intensityKernel<<<intensity_grid(n_, block), block>>>(in_.get(), out_.get(), n_, k, a, b);
+  cudalab::launch(intensityKernel, intensity_grid(n_, block), block)(in_.get(), out_.get(), n_, k, a, b);
 }
 
 void BigIntensity::stream_copy_same_bytes(unsigned block) const {

@@ -1,6 +1,7 @@
 // Test support for ch04_02: the AoS baseline (a copy of the handed-out testInnerStruct, so the
 // baseline is the same for everyone) and the checks of readWriteOffset and testInnerArray.
 #include "layout_check.cuh"
+#include "cudalab/launch.cuh"
 
 #include <cstring>
 #include <sstream>
@@ -121,7 +122,7 @@ std::string read_write_offset_error(int n, int offset, unsigned int block, int g
   if (err == cudaSuccess) err = dc.poison();
   if (err != cudaSuccess) return setup_error(err);
 
-  readWriteOffset<<<grid_1d(n, block), block>>>(da.get(), db.get(), dc.get(), n, offset);
+  cudalab::launch(readWriteOffset, grid_1d(n, block), block)(da.get(), db.get(), dc.get(), n, offset);
   if (std::string e = launch_error("readWriteOffset", ctx.str()); !e.empty()) return e;
   std::vector<float> c;
   if ((err = dc.download(&c)) != cudaSuccess) return setup_error(err);
@@ -161,7 +162,7 @@ std::string inner_array_error(int n, unsigned int block, int guard, std::uint64_
   if (err == cudaSuccess) err = result.poison();
   if (err != cudaSuccess) return setup_error(err);
 
-  testInnerArray<<<grid_1d(n, block), block>>>(data.view(), result.view(), n);
+  cudalab::launch(testInnerArray, grid_1d(n, block), block)(data.view(), result.view(), n);
   if (std::string e = launch_error("testInnerArray", ctx.str()); !e.empty()) return e;
 
   for (int f = 0; f < 8; ++f) {
@@ -210,7 +211,7 @@ cudaError_t BigParticles::init(int n, std::uint64_t seed) {
   if (err == cudaSuccess) err = soa_result_.poison();
   if (err == cudaSuccess) err = cudaMemset(aos_result_.get(), 0, aos_result_.bytes());
   if (err != cudaSuccess) return err;
-  packParticles<<<grid_1d(n, 256), 256>>>(soa_data_.view(), aos_data_.get(), n);
+  cudalab::launch(packParticles, grid_1d(n, 256), 256)(soa_data_.view(), aos_data_.get(), n);
   err = cudaGetLastError();
   return err == cudaSuccess ? cudaDeviceSynchronize() : err;
 }
@@ -218,7 +219,7 @@ cudaError_t BigParticles::init(int n, std::uint64_t seed) {
 std::string BigParticles::check(unsigned int block) {
   return check_launch(
       "testInnerArray",
-      [&] { testInnerArray<<<grid_1d(n_, block), block>>>(soa_data_.view(), soa_result_.view(), n_); }, block);
+      [&] { cudalab::launch(testInnerArray, grid_1d(n_, block), block)(soa_data_.view(), soa_result_.view(), n_); }, block);
 }
 
 std::string BigParticles::check_launch(const std::string &name, const std::function<void()> &launch,
@@ -251,7 +252,7 @@ void BigParticles::stream_same_traffic(unsigned int block) const {
   // The AoS result holds 8 floats per particle: its first 2n floats take the two output arrays.
   float *out = reinterpret_cast<float *>(aos_result_.get());
   const innerArray in = soa_data_.view();
-  soaStreamBaseline<<<grid_1d(n_, block), block>>>(in.x, in.y, out, out + n_, n_);
+  cudalab::launch(soaStreamBaseline, grid_1d(n_, block), block)(in.x, in.y, out, out + n_, n_);
 }
 
 cudalab::SampleCheck BigParticles::sample_check(unsigned int block) {
@@ -283,7 +284,7 @@ cudalab::SampleCheck BigParticles::sample_check(unsigned int block) {
     }
     cudalab::DeviceBuffer<unsigned long long> counters;
     if ((err = counters.upload({0ull, ~0ull})) != cudaSuccess) return setup_error(err);
-    checkInnerArray<<<1024, 256>>>(soa_data_.view(), soa_result_.view(), n_, counters.get(), counters.get() + 1);
+    cudalab::launch(checkInnerArray, 1024, 256)(soa_data_.view(), soa_result_.view(), n_, counters.get(), counters.get() + 1);
     std::vector<unsigned long long> result;
     err = cudaGetLastError();
     if (err == cudaSuccess) err = counters.download(&result);

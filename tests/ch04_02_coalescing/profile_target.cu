@@ -6,6 +6,7 @@
 //   profile_target           run both kernels
 //   profile_target --probe   print "[ CUDALAB  ] skipped: <why>" if there is no usable GPU
 #include "layout_check.cuh"
+#include "cudalab/launch.cuh"
 
 #include <cstdio>
 #include <cstring>
@@ -20,7 +21,7 @@ int main(int argc, char **argv) {
     std::printf("[ CUDALAB  ] reason: profile target: cannot allocate device memory\n");
     return 1;
   }
-  testInnerStructBaseline<<<grid_1d(n, block), block>>>(data.get(), result.get(), n);
+  cudalab::launch(testInnerStructBaseline, grid_1d(n, block), block)(data.get(), result.get(), n);
   if (cudaDeviceSynchronize() != cudaSuccess) {
     std::printf("[ CUDALAB  ] reason: profile target: the AoS baseline failed to run\n");
     return 1;

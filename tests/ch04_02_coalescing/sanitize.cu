@@ -11,6 +11,7 @@
 // purpose, and independent of the student's code: it proves the check can fail. `--probe` prints a
 // skip line when there is no GPU.
 #include "layout_check.cuh"
+#include "cudalab/launch.cuh"
 
 #include <cstdio>
 #include <cstring>
@@ -50,7 +51,7 @@ int main(int argc, char **argv) {
     a.upload(cudalab::random_floats(n, -1.f, 1.f, 1));
     b.upload(cudalab::random_floats(n, -1.f, 1.f, 2));
     out.allocate(n);
-    readWriteOffsetGuardOnThread<<<grid_1d(n, block), block>>>(a.get(), b.get(), out.get(), n, 11);
+    cudalab::launch(readWriteOffsetGuardOnThread, grid_1d(n, block), block)(a.get(), b.get(), out.get(), n, 11);
     cudaDeviceSynchronize();
     return 0;
   }

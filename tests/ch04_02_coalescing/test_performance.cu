@@ -6,6 +6,7 @@
 // the samples is checked.
 #include "layout_check.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/reference_kernels.hpp"
 #include "cudalab/testing.cuh"
 
@@ -51,7 +52,7 @@ class LayoutPerformance : public cudalab::GpuTest {
                   });
     cudalab::TimingOptions opts = options();
     opts.check = p.sample_check(kBlock);
-    auto candidate = [&] { testInnerArray<<<grid, kBlock>>>(p.soa_data(), p.soa_result(), kN); };
+    auto candidate = [&] { cudalab::launch(testInnerArray, grid, kBlock)(p.soa_data(), p.soa_result(), kN); };
     if (reference) {
       opts.stop_when_clear_of = cudalab::threshold(reference_key);  // sampling stops once clear of it
       cudalab::Comparison cmp = cudalab::compare_kernels([&] { reference_launch(reference); }, candidate, opts);
@@ -76,7 +77,7 @@ TEST_F(LayoutPerformance, SoaBeatsAos) {
   keeps_up(
       nullptr, "testInnerStruct (AoS, 32-byte particles) block 256",
       [](const BigParticles &p) {
-        testInnerStructBaseline<<<grid_1d(p.n(), kBlock), kBlock>>>(p.aos_data(), p.aos_result(), p.n());
+        cudalab::launch(testInnerStructBaseline, grid_1d(p.n(), kBlock), kBlock)(p.aos_data(), p.aos_result(), p.n());
       },
       "soa_vs_aos");
 }

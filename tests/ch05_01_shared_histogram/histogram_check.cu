@@ -5,6 +5,7 @@
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
 #include "cudalab/data.hpp"
+#include "cudalab/launch.cuh"
 #include "cudalab/testing.cuh"
 
 #include "cudalab/driver_entry.cuh"
@@ -165,7 +166,7 @@ std::string shared_error(const SharedRun &run) {
     if (err == cudaSuccess) err = cudalab_poison::fill_shared_memory(0xCDCDCDCDu);
     if (err != cudaSuccess) return cudalab::describe_error(err, "filling shared memory", __FILE__, __LINE__);
   }
-  histogramShared<<<grid, run.block>>>(d_in.get() + kGuardBytes + run.offset, d_buckets.get(), run.n);
+  cudalab::launch(histogramShared, grid, run.block)(d_in.get() + kGuardBytes + run.offset, d_buckets.get(), run.n);
   err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess) return cudalab::describe_error(err, "histogramShared", __FILE__, __LINE__) + " (" + ctx + ")";
@@ -331,7 +332,7 @@ std::string long_input_error(const LongRun &run, std::string *not_applicable) {
     err = cudaMemcpy(d_buckets.get(), start32.data(), kNumBins * sizeof(unsigned int), cudaMemcpyHostToDevice);
   if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
 
-  histogramShared<<<grid, kHistogramBlock>>>(input.data() + run.offset, d_buckets.get(), n);
+  cudalab::launch(histogramShared, grid, kHistogramBlock)(input.data() + run.offset, d_buckets.get(), n);
   err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess) return cudalab::describe_error(err, "histogramShared", __FILE__, __LINE__) + " (" + ctx + ")";

@@ -19,6 +19,7 @@
 #include "cudalab/buffer.cuh"
 #include "cudalab/check.cuh"
 #include "cudalab/device.cuh"
+#include "cudalab/launch.cuh"
 
 #include <cstdio>
 #include <cstring>
@@ -96,7 +97,7 @@ int main(int argc, char **argv) {
     in.upload(few);
     buckets.allocate(kNumBins);
     cudaMemset(buckets.get(), 0, kNumBins * sizeof(unsigned int));
-    histogramSharedNonAtomic<<<4, 256>>>(in.get(), buckets.get(), few.size());
+    cudalab::launch(histogramSharedNonAtomic, 4, 256)(in.get(), buckets.get(), few.size());
     cudaDeviceSynchronize();
     return 0;
   }
@@ -107,7 +108,7 @@ int main(int argc, char **argv) {
     in.upload(ragged);  // exactly n bytes: the last uint4 ends 15 bytes past the allocation
     buckets.allocate(kNumBins);
     cudaMemset(buckets.get(), 0, kNumBins * sizeof(unsigned int));
-    histogramUint4Overrun<<<264, 256>>>(in.get(), buckets.get(), ragged.size());
+    cudalab::launch(histogramUint4Overrun, 264, 256)(in.get(), buckets.get(), ragged.size());
     cudaDeviceSynchronize();
     return 0;
   }

@@ -5,6 +5,7 @@
 #include "baseline.cuh"
 #include "histogram_check.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/sample_inputs.cuh"
 #include "cudalab/testing.cuh"
 
@@ -160,7 +161,7 @@ TEST_F(HistogramPerformance, BeatsTheNaiveKernelOnUniformBytes) {
   const unsigned int block = 256, grid = global_grid(n_, block);
   auto run_naive = [&] {
     cudaMemsetAsync(naive_buckets.get(), 0, kNumBins * sizeof(unsigned int));
-    histogramGlobalBaseline<<<grid, block>>>(in_.get(), naive_buckets.get(), n_);
+    cudalab::launch(histogramGlobalBaseline, grid, block)(in_.get(), naive_buckets.get(), n_);
   };
   run_naive();
   CUDALAB_ASSERT_OK(cudaGetLastError());

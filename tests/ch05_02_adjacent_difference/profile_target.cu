@@ -6,6 +6,7 @@
 //   profile_target --probe   print "[ CUDALAB  ] skipped: <why>" if there is no usable GPU
 #include "adjacent_check.cuh"
 #include "adjacent_difference.cuh"
+#include "cudalab/launch.cuh"
 
 #include <cstdio>
 #include <cstring>
@@ -17,7 +18,7 @@ int main(int argc, char **argv) {
     std::printf("[ CUDALAB  ] reason: profile target: cannot allocate device memory\n");
     return 1;
   }
-  adjacentDifferenceNaiveBaseline<<<adjacent_difference_grid(kProfileN, kProfileBlock), kProfileBlock>>>(
+  cudalab::launch(adjacentDifferenceNaiveBaseline, adjacent_difference_grid(kProfileN, kProfileBlock), kProfileBlock)(
       d.input(), d.result(), kProfileN);
   const std::string error = d.check(
       "adjacentDifferenceShared",

@@ -12,6 +12,7 @@
 // line when there is no GPU.
 #include "adjacent_check.cuh"
 #include "adjacent_difference.cuh"
+#include "cudalab/launch.cuh"
 
 #include <cstdio>
 #include <cstring>
@@ -62,7 +63,7 @@ void run_exhibit(void (*kernel)(const int *, int *, int)) {
   AdjacentData d;
   d.init(kExhibitN, 3, 0);
   const unsigned block = kAdjacentBlock;
-  kernel<<<adjacent_difference_grid(kExhibitN, block), block, adjacent_difference_smem_bytes(block)>>>(
+  cudalab::launch(kernel, adjacent_difference_grid(kExhibitN, block), block, adjacent_difference_smem_bytes(block))(
       d.input(), d.result(), kExhibitN);
   cudaDeviceSynchronize();
 }

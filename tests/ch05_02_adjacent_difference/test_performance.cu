@@ -7,6 +7,7 @@
 #include "adjacent_difference.cuh"
 
 #include "cudalab/baselines.cuh"
+#include "cudalab/launch.cuh"
 #include "cudalab/reference_kernels.hpp"
 #include "cudalab/testing.cuh"
 
@@ -111,7 +112,7 @@ TEST_F(AdjacentPerformance, SharedIsNotSlowerThanNaive) {
   if (keeps_up(kAdjacentBlock, "shared_vs_reference", "the naive kernel")) return;
   const unsigned grid = adjacent_difference_grid(kN, kAdjacentBlock);
   cudalab::Comparison cmp = cudalab::compare_kernels(
-      [&] { adjacentDifferenceNaiveBaseline<<<grid, kAdjacentBlock>>>(data_.input(), data_.result(), kN); },
+      [&] { cudalab::launch(adjacentDifferenceNaiveBaseline, grid, kAdjacentBlock)(data_.input(), data_.result(), kN); },
       [&] { run_shared(); }, options("shared_vs_naive"));
   cudalab::expect_speedup({"adjacentDifferenceShared block 256", "adjacentDifferenceNaive block 256", cmp,
                            cudalab::threshold("shared_vs_naive"), "shared_vs_naive", data_.bytes()});

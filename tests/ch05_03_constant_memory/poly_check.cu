@@ -3,6 +3,7 @@
 #include "poly_check.cuh"
 
 #include "constant_memory.cuh"
+#include "cudalab/launch.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -156,7 +157,7 @@ std::string run_polynomial_constant(const std::vector<float> &x, int count, unsi
   if (err == cudaSuccess) err = dy.allocate(n + kGuard);
   if (err == cudaSuccess) err = dy.poison();
   if (err != cudaSuccess) return cudalab::describe_error(err, "allocation", __FILE__, __LINE__);
-  polynomialConstant<<<blocks_for(n, block), block>>>(dx.get(), dy.get(), n, count);
+  cudalab::launch(polynomialConstant, blocks_for(n, block), block)(dx.get(), dy.get(), n, count);
   if ((err = cudaGetLastError()) != cudaSuccess)
     return cudalab::describe_error(err, "launch of polynomialConstant", __FILE__, __LINE__);
   if ((err = cudaDeviceSynchronize()) != cudaSuccess)
@@ -174,7 +175,7 @@ std::string device_check(const std::string &kernel, const std::string &context, 
   if (err == cudaSuccess) err = counters.upload(init);
   if (err != cudaSuccess) return cudalab::describe_error(err, "allocation for the check", __FILE__, __LINE__);
   const unsigned int block = 256, total = static_cast<unsigned int>(n) + kGuard;
-  checkKernel<<<(total + block - 1) / block, block>>>(d_x, d_key, d_y, n, dc.get(), count, stride, counters.get(),
+  cudalab::launch(checkKernel, (total + block - 1) / block, block)(d_x, d_key, d_y, n, dc.get(), count, stride, counters.get(),
                                                       counters.get() + 1);
   std::vector<unsigned int> result;
   if ((err = cudaDeviceSynchronize()) != cudaSuccess || (err = counters.download(&result)) != cudaSuccess)

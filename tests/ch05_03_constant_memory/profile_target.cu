@@ -8,6 +8,7 @@
 #include "baseline.cuh"
 #include "constant_memory.cuh"
 #include "poly_check.cuh"
+#include "cudalab/launch.cuh"
 
 #include <cstdio>
 #include <cstring>
@@ -44,7 +45,7 @@ int main(int argc, char **argv) {
   const std::string ctx = cudalab::context({{"n", kProfileN}, {"count", kProfileCount}, {"block", kProfileBlock}});
   const unsigned int grid = blocks_for(kProfileN, kProfileBlock);
 
-  polynomialGlobalBaseline<<<grid, kProfileBlock>>>(dx.get(), dcoef.get(), dy.get(), kProfileN, kProfileCount);
+  cudalab::launch(polynomialGlobalBaseline, grid, kProfileBlock)(dx.get(), dcoef.get(), dy.get(), kProfileN, kProfileCount);
   std::string error = launch_error("polynomialGlobal (test-side baseline)");
   if (error.empty())
     error = device_check("polynomialGlobal (test-side baseline)", ctx, dx.get(), nullptr, dy.get(), kProfileN, coef,
@@ -58,7 +59,7 @@ int main(int argc, char **argv) {
     std::printf("[ CUDALAB  ] reason: profile target: cannot reset the output\n");
     return 1;
   }
-  polynomialConstant<<<grid, kProfileBlock>>>(dx.get(), dy.get(), kProfileN, kProfileCount);
+  cudalab::launch(polynomialConstant, grid, kProfileBlock)(dx.get(), dy.get(), kProfileN, kProfileCount);
   error = launch_error("polynomialConstant");
   if (error.empty())
     error = device_check("polynomialConstant", ctx, dx.get(), nullptr, dy.get(), kProfileN, coef, kProfileCount, 1);

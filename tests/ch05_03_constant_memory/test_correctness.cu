@@ -3,6 +3,7 @@
 // against a double-precision CPU reference.
 #include "constant_memory.cuh"
 #include "poly_check.cuh"
+#include "cudalab/launch.cuh"
 
 namespace {
 
@@ -170,7 +171,7 @@ TEST_P(LookupGlobalCorrectness, RightForAnySize) {
     CUDALAB_ASSERT_OK(dsets.upload(sets));
     CUDALAB_ASSERT_OK(dy.allocate(c.n + kGuard));
     CUDALAB_ASSERT_OK(dy.poison());
-    lookupGlobal<<<blocks_for(c.n, block), block>>>(dx.get(), dkey.get(), dsets.get(), dy.get(), c.n);
+    cudalab::launch(lookupGlobal, blocks_for(c.n, block), block)(dx.get(), dkey.get(), dsets.get(), dy.get(), c.n);
     CUDALAB_ASSERT_LAUNCH("lookupGlobal");
     std::vector<float> y;
     CUDALAB_ASSERT_OK(dy.download(&y));

@@ -13,6 +13,7 @@
 #include "constant_memory.cuh"
 #include "poly_check.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/reference_kernels.hpp"
 
 #include <string>
@@ -88,7 +89,7 @@ TEST_F(ConstantPerformance, UniformCoefficientsKeepUpWithGlobalLoads) {
   const unsigned int grid = blocks_for(kN, kBlock);
 
   CUDALAB_ASSERT_OK(dy.poison());
-  polynomialConstant<<<grid, kBlock>>>(dx.get(), dy.get(), kN, count);
+  cudalab::launch(polynomialConstant, grid, kBlock)(dx.get(), dy.get(), kN, count);
   CUDALAB_ASSERT_LAUNCH("polynomialConstant");
   if (std::string e = device_check("polynomialConstant", ctx, dx.get(), nullptr, dy.get(), kN, coef, count, 1);
       !e.empty())
@@ -114,7 +115,7 @@ TEST_F(ConstantPerformance, UniformCoefficientsKeepUpWithGlobalLoads) {
     opts.stop_when_clear_of = cudalab::threshold("uniform_constant_vs_reference");  // sampling stops once clear of it
     const cudalab::Comparison cmp =
         cudalab::compare_kernels([&] { reference.launch(grid, kBlock, 0, nullptr, dx.get(), dy.get(), kN, count); },
-                                 [&] { polynomialConstant<<<grid, kBlock>>>(dx.get(), dy.get(), kN, count); }, opts);
+                                 [&] { cudalab::launch(polynomialConstant, grid, kBlock)(dx.get(), dy.get(), kN, count); }, opts);
     cudalab::expect_speedup({"polynomialConstant (64 coefficients, block 256)",
                              "the reference solution's polynomialConstant", cmp,
                              cudalab::threshold("uniform_constant_vs_reference"), "uniform_constant_vs_reference",
@@ -126,7 +127,7 @@ TEST_F(ConstantPerformance, UniformCoefficientsKeepUpWithGlobalLoads) {
     GTEST_FAIL() << f;
 
   CUDALAB_ASSERT_OK(dy.poison());
-  polynomialGlobalBaseline<<<grid, kBlock>>>(dx.get(), dcoef.get(), dy.get(), kN, count);
+  cudalab::launch(polynomialGlobalBaseline, grid, kBlock)(dx.get(), dcoef.get(), dy.get(), kN, count);
   CUDALAB_ASSERT_LAUNCH("polynomialGlobal (test-side baseline)");
   if (std::string e =
           device_check("polynomialGlobal (test-side baseline)", ctx, dx.get(), nullptr, dy.get(), kN, coef, count, 1);
@@ -137,8 +138,8 @@ TEST_F(ConstantPerformance, UniformCoefficientsKeepUpWithGlobalLoads) {
   opts.check = changing_x_check("polynomialConstant", ctx, dx.get(), nullptr, dy.get(), kN, coef, count, 1, seed());
   opts.stop_when_clear_of = cudalab::threshold("uniform_constant_vs_global_min");
   const cudalab::Comparison cmp = cudalab::compare_kernels(
-      [&] { polynomialGlobalBaseline<<<grid, kBlock>>>(dx.get(), dcoef.get(), dy.get(), kN, count); },
-      [&] { polynomialConstant<<<grid, kBlock>>>(dx.get(), dy.get(), kN, count); }, opts);
+      [&] { cudalab::launch(polynomialGlobalBaseline, grid, kBlock)(dx.get(), dcoef.get(), dy.get(), kN, count); },
+      [&] { cudalab::launch(polynomialConstant, grid, kBlock)(dx.get(), dy.get(), kN, count); }, opts);
   cudalab::expect_speedup({"polynomialConstant (64 coefficients, block 256)",
                            "polynomialGlobal (coefficients through global loads)", cmp,
                            cudalab::threshold("uniform_constant_vs_global_min"), "uniform_constant_vs_global_min",
@@ -166,7 +167,7 @@ TEST_F(ConstantPerformance, NonUniformLookupFromGlobalBeatsSerialisedConstant) {
   const unsigned int grid = blocks_for(kN, kBlock);
 
   CUDALAB_ASSERT_OK(dy.poison());
-  lookupGlobal<<<grid, kBlock>>>(dx.get(), dkey.get(), dsets.get(), dy.get(), kN);
+  cudalab::launch(lookupGlobal, grid, kBlock)(dx.get(), dkey.get(), dsets.get(), dy.get(), kN);
   CUDALAB_ASSERT_LAUNCH("lookupGlobal");
   if (std::string e =
           device_check("lookupGlobal", ctx, dx.get(), dkey.get(), dy.get(), kN, sets, kSetCoefficients, kNumSets);
@@ -194,7 +195,7 @@ TEST_F(ConstantPerformance, NonUniformLookupFromGlobalBeatsSerialisedConstant) {
     opts.stop_when_clear_of = cudalab::threshold("global_lookup_vs_reference");  // sampling stops once clear of it
     const cudalab::Comparison cmp = cudalab::compare_kernels(
         [&] { reference.launch(grid, kBlock, 0, nullptr, dx.get(), dkey.get(), dsets.get(), dy.get(), kN); },
-        [&] { lookupGlobal<<<grid, kBlock>>>(dx.get(), dkey.get(), dsets.get(), dy.get(), kN); }, opts);
+        [&] { cudalab::launch(lookupGlobal, grid, kBlock)(dx.get(), dkey.get(), dsets.get(), dy.get(), kN); }, opts);
     cudalab::expect_speedup(
         {"lookupGlobal (32 different keys per warp, block 256)", "the reference solution's lookupGlobal", cmp,
          cudalab::threshold("global_lookup_vs_reference"), "global_lookup_vs_reference", 3.0 * kN * sizeof(float)});
@@ -205,7 +206,7 @@ TEST_F(ConstantPerformance, NonUniformLookupFromGlobalBeatsSerialisedConstant) {
     GTEST_FAIL() << f;
 
   CUDALAB_ASSERT_OK(dy.poison());
-  lookupConstantBaseline<<<grid, kBlock>>>(dx.get(), dkey.get(), dy.get(), kN);
+  cudalab::launch(lookupConstantBaseline, grid, kBlock)(dx.get(), dkey.get(), dy.get(), kN);
   CUDALAB_ASSERT_LAUNCH("lookupConstant (test-side baseline)");
   if (std::string e = device_check("lookupConstant (test-side baseline)", ctx, dx.get(), dkey.get(), dy.get(), kN, sets,
                                    kSetCoefficients, kNumSets);
@@ -217,8 +218,8 @@ TEST_F(ConstantPerformance, NonUniformLookupFromGlobalBeatsSerialisedConstant) {
                                 kNumSets, seed());
   opts.stop_when_clear_of = cudalab::threshold("global_lookup_vs_serialised_constant");
   const cudalab::Comparison cmp = cudalab::compare_kernels(
-      [&] { lookupConstantBaseline<<<grid, kBlock>>>(dx.get(), dkey.get(), dy.get(), kN); },
-      [&] { lookupGlobal<<<grid, kBlock>>>(dx.get(), dkey.get(), dsets.get(), dy.get(), kN); }, opts);
+      [&] { cudalab::launch(lookupConstantBaseline, grid, kBlock)(dx.get(), dkey.get(), dy.get(), kN); },
+      [&] { cudalab::launch(lookupGlobal, grid, kBlock)(dx.get(), dkey.get(), dsets.get(), dy.get(), kN); }, opts);
   cudalab::expect_speedup({"lookupGlobal (32 different keys per warp, block 256)",
                            "lookupConstant (the same table in constant memory)", cmp,
                            cudalab::threshold("global_lookup_vs_serialised_constant"),

@@ -2,6 +2,7 @@
 // the tests, so the baseline is the same for every student.
 #include "baseline.cuh"
 #include "matmul.cuh"
+#include "cudalab/launch.cuh"
 
 __global__ void matrixMulNaiveBaseline(const float *a, const float *b, float *ab, int M, int N, int K) {
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
@@ -14,6 +15,6 @@ __global__ void matrixMulNaiveBaseline(const float *a, const float *b, float *ab
 }
 
 cudaError_t launch_naive_baseline(const float *a, const float *b, float *ab, int M, int N, int K) {
-  matrixMulNaiveBaseline<<<matmul_grid(M, N, kNaiveBlock), dim3(kNaiveBlock, kNaiveBlock)>>>(a, b, ab, M, N, K);
+  cudalab::launch(matrixMulNaiveBaseline, matmul_grid(M, N, kNaiveBlock), dim3(kNaiveBlock, kNaiveBlock))(a, b, ab, M, N, K);
   return cudaGetLastError();
 }

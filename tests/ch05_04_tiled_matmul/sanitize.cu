@@ -19,6 +19,7 @@
 #include "cudalab/buffer.cuh"
 #include "cudalab/data.hpp"
 #include "cudalab/device.cuh"
+#include "cudalab/launch.cuh"
 
 #include <cstdio>
 #include <cstring>
@@ -70,7 +71,7 @@ void run_exhibit(void (*kernel)(const float *, const float *, float *, int), int
   a.upload(cudalab::random_floats(n, -1.0f, 1.0f, 1));
   b.upload(cudalab::random_floats(n, -1.0f, 1.0f, 2));
   ab.allocate(n);
-  kernel<<<matmul_grid(width, width, kTile), dim3(kTile, kTile)>>>(a.get(), b.get(), ab.get(), width);
+  cudalab::launch(kernel, matmul_grid(width, width, kTile), dim3(kTile, kTile))(a.get(), b.get(), ab.get(), width);
   cudaDeviceSynchronize();
 }
 

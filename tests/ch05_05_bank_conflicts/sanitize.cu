@@ -10,6 +10,7 @@
 // when there is no GPU.
 #include "bank_conflicts.cuh"
 #include "transpose_check.cuh"
+#include "cudalab/launch.cuh"
 
 #include <cstdio>
 #include <string>
@@ -52,7 +53,7 @@ int main(int argc, char **argv) {
     constexpr int kExhibit = 2 * kTileDim + 5;  // a few blocks show the race
     TransposeData d;
     d.init(kExhibit, kExhibit, 3, 0);
-    transposeWithoutBarrier<<<transpose_grid(kExhibit, kExhibit), transpose_block()>>>(d.input(), d.output(),
+    cudalab::launch(transposeWithoutBarrier, transpose_grid(kExhibit, kExhibit), transpose_block())(d.input(), d.output(),
                                                                                        kExhibit, kExhibit);
     cudaDeviceSynchronize();
     return 0;

@@ -9,6 +9,7 @@
 //    written per run); where the reference cannot run, against the tests' 2D copy kernel of the
 //    same bytes and launch shape.
 #include "bank_conflicts.cuh"
+#include "cudalab/launch.cuh"
 #include "cudalab/reference_kernels.hpp"
 #include "cudalab/testing.cuh"
 #include "transpose_check.cuh"
@@ -129,7 +130,7 @@ TEST_F(TransposePerformance, PaddedTileKeepsUpWithATiledCopy) {
   opts.check = data_.sample_check("transposeSharedPadded");
   opts.stop_when_clear_of = cudalab::threshold("padded_vs_copy");
   cudalab::Comparison cmp =
-      cudalab::compare_kernels([&] { copyTiledBaseline<<<grid, block>>>(data_.input(), data_.output(), kRows, kCols); },
+      cudalab::compare_kernels([&] { cudalab::launch(copyTiledBaseline, grid, block)(data_.input(), data_.output(), kRows, kCols); },
                                [&] { launch_transpose_padded(data_.input(), data_.output(), kRows, kCols); }, opts);
   cudalab::expect_speedup({"transposeSharedPadded 8191x8197",
                            "2D copy kernel, same grid and 32x8 blocks, 4 floats per thread", cmp,

@@ -2,6 +2,7 @@
 /// @brief Test-side baselines for ch05_06 (see baseline.cuh).
 #include "baseline.cuh"
 #include "blocks_that_talk.cuh"
+#include "cudalab/launch.cuh"
 
 #include <cooperative_groups.h>
 
@@ -55,8 +56,8 @@ int baseline_blocks_per_sm(int block) {
 cudaError_t launch_two_pass_baseline(const int *in, long long *partial, long long *out, int n, int block,
                                      cudaStream_t stream) {
   const int grid = baseline_grid(n, block);
-  twoPassPartials<<<grid, block, 0, stream>>>(in, partial, n);
-  twoPassFinal<<<1, block, 0, stream>>>(partial, grid, out);
+  cudalab::launch(twoPassPartials, grid, block, 0, stream)(in, partial, n);
+  cudalab::launch(twoPassFinal, 1, block, 0, stream)(partial, grid, out);
   return cudaGetLastError();
 }
 

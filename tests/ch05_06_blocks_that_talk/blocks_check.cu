@@ -2,6 +2,7 @@
 /// @brief ch05_06 test support (see blocks_check.cuh).
 #include "blocks_check.cuh"
 #include "blocks_that_talk.cuh"
+#include "cudalab/launch.cuh"
 
 #include <algorithm>
 
@@ -79,7 +80,7 @@ std::string single_pass_error(int n, int block, int grid, std::uint64_t seed, in
       "reduceSinglePass",
       [&](const int *in, long long *partial, unsigned int *counter, long long *out, int count) {
         if (grid > 0) {
-          reduceSinglePass<<<grid, block>>>(in, partial, counter, out, count);
+          cudalab::launch(reduceSinglePass, grid, block)(in, partial, counter, out, count);
           return cudaGetLastError();
         }
         return launch_reduce_single_pass(in, partial, counter, out, count, block);

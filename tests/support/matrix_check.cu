@@ -1,6 +1,7 @@
 #include "matrix_check.cuh"
 
 #include "cudalab/baselines.cuh"
+#include "cudalab/launch.cuh"
 
 #include <chrono>
 #include <cstdio>
@@ -165,7 +166,7 @@ cudaError_t BigMatrix::init(int nx, int ny, std::uint64_t seed) {
   seed_ = seed;
   cudaError_t err = buf_.allocate(3 * n_);
   if (err != cudaSuccess) return err;
-  fill_kernel<<<1024, 256>>>(buf_.get(), 2 * n_, seed);
+  cudalab::launch(fill_kernel, 1024, 256)(buf_.get(), 2 * n_, seed);
   err = cudaGetLastError();
   return err == cudaSuccess ? cudaDeviceSynchronize() : err;
 }
@@ -174,7 +175,7 @@ std::string BigMatrix::check(const std::string &name, const MatrixLaunch &launch
   std::ostringstream ctx;
   ctx << "nx=" << nx_ << " ny=" << ny_ << " " << config << " seed=" << seed_;
   // Restore A and B (a copy_same_traffic() may have overwritten B), poison C.
-  fill_kernel<<<1024, 256>>>(buf_.get(), 2 * n_, seed_);
+  cudalab::launch(fill_kernel, 1024, 256)(buf_.get(), 2 * n_, seed_);
   cudaError_t err = cudaMemset(C(), cudalab::kPoisonByte, n_ * sizeof(float));
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
@@ -184,7 +185,7 @@ std::string BigMatrix::check(const std::string &name, const MatrixLaunch &launch
   cudalab::DeviceBuffer<unsigned long long> counters;
   if ((err = counters.upload({0ull, ~0ull})) != cudaSuccess)
     return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
-  check_kernel<<<1024, 256>>>(A(), B(), C(), n_, counters.get(), counters.get() + 1);
+  cudalab::launch(check_kernel, 1024, 256)(A(), B(), C(), n_, counters.get(), counters.get() + 1);
   std::vector<unsigned long long> result;
   err = cudaGetLastError();
   if (err == cudaSuccess) err = counters.download(&result);
@@ -232,7 +233,7 @@ cudalab::SampleCheck BigMatrix::sample_check(const std::string &name, const std:
     const unsigned long long start[3] = {0ull, ~0ull, 0ull};
     if (err == cudaSuccess) err = cudaMemcpy(s->counters.get(), start, sizeof start, cudaMemcpyHostToDevice);
     if (err != cudaSuccess) return cudalab::describe_error(err, "timed sample's check", __FILE__, __LINE__);
-    sample_check_kernel<<<1024, 256>>>(A(), C(), n_, seed_, s->counters.get());
+    cudalab::launch(sample_check_kernel, 1024, 256)(A(), C(), n_, seed_, s->counters.get());
     unsigned long long result[3] = {0, 0, 0};
     err = cudaGetLastError();
     if (err == cudaSuccess) err = cudaMemcpy(result, s->counters.get(), sizeof result, cudaMemcpyDeviceToHost);

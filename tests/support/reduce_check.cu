@@ -1,5 +1,6 @@
 #include "reduce_check.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/testing.cuh"
 
 #include "cudalab/reference.hpp"
@@ -122,7 +123,7 @@ std::string reduction_error(const char *name, ReduceKernel kernel, unsigned int 
   return reduction_error(
       name,
       [&](int *in, int *out, unsigned int count) {
-        kernel<<<grid, block>>>(in, out, count);
+        cudalab::launch(kernel, grid, block)(in, out, count);
         return cudaGetLastError();
       },
       n, block, chunk, seed);
@@ -141,7 +142,7 @@ void check_reduction(const char *name, ReduceKernel kernel, unsigned int n, unsi
                "block b must sum elements [b*" + std::to_string(block) + ", (b+1)*" + std::to_string(block) + ")"};
   c.not_tree = not_tree;
   const std::string error = reduction_error(c, [&](int *in, int *out, unsigned int count) {
-    kernel<<<grid, block>>>(in, out, count);
+    cudalab::launch(kernel, grid, block)(in, out, count);
     return cudaGetLastError();
   });
   if (!error.empty()) ADD_FAILURE() << error;

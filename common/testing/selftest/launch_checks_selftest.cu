@@ -2,6 +2,7 @@
 // the harness itself (ctest -L tools; 0 points, it belongs to no lab). A kernel that reads shared
 // memory no thread wrote must see the poison word; an injected launch failure must be what the
 // runtime reports; an injected kernel fault must reach the next synchronising call.
+#include "cudalab/launch.cuh"
 #include "cudalab/launch_checks.hpp"
 #include "cudalab/launch_recorder.hpp"
 #include "cudalab/testing.cuh"
@@ -48,7 +49,7 @@ std::vector<std::uint32_t> read_unwritten(std::size_t bytes, cudaError_t *err) {
     *err = cudaFuncSetAttribute(readUnwrittenShared, cudaFuncAttributePreferredSharedMemoryCarveout,
                                 cudaSharedmemCarveoutMaxShared);
   if (*err == cudaSuccess) {
-    readUnwrittenShared<<<1, 256, bytes>>>(d, slots, stride);
+    cudalab::launch(readUnwrittenShared, 1, 256, bytes)(d, slots, stride);
     *err = cudaGetLastError();
   }
   if (*err == cudaSuccess) *err = cudaMemcpy(h.data(), d, slots * sizeof(std::uint32_t), cudaMemcpyDeviceToHost);
@@ -99,9 +100,9 @@ TEST_F(LaunchChecks, FailLaunchesMakesTheRuntimeRefuseTheLaunch) {
   CUDALAB_ASSERT_OK(cudaMemset(d, 0, sizeof(int)));
   {
     FailLaunches fail(1);  // the second launch only
-    writeOne<<<1, 1>>>(d);
+    cudalab::launch(writeOne, 1, 1)(d);
     EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the first launch must not fail";
-    writeOne<<<1, 1>>>(d);
+    cudalab::launch(writeOne, 1, 1)(d);
     EXPECT_NE(fail.error(), cudaSuccess) << "the runtime must refuse the launch";
     EXPECT_EQ(cudaGetLastError(), fail.error()) << "the runtime must record the injected failure";
     EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "cudaGetLastError() clears it";
@@ -111,7 +112,7 @@ TEST_F(LaunchChecks, FailLaunchesMakesTheRuntimeRefuseTheLaunch) {
   CUDALAB_ASSERT_OK(cudaMemset(d, 0, sizeof(int)));
   {
     FailLaunches fail;
-    writeOne<<<1, 1>>>(d);
+    cudalab::launch(writeOne, 1, 1)(d);
     EXPECT_NE(cudaPeekAtLastError(), cudaSuccess);
     EXPECT_EQ(cudaPeekAtLastError(), fail.error());
     (void)cudaGetLastError();
@@ -119,7 +120,7 @@ TEST_F(LaunchChecks, FailLaunchesMakesTheRuntimeRefuseTheLaunch) {
   int h = -1;
   CUDALAB_ASSERT_OK(cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost));
   EXPECT_EQ(h, 0) << "a failed launch must not run";
-  writeOne<<<1, 1>>>(d);  // no scope: launches work again
+  cudalab::launch(writeOne, 1, 1)(d);  // no scope: launches work again
   CUDALAB_ASSERT_LAUNCH("writeOne");
   cudaFree(d);
 }
@@ -131,7 +132,7 @@ TEST_F(LaunchChecks, FaultAfterLaunchesFaultsAsynchronously) {
   int faults = 0;
   {
     FaultAfterLaunches fault;
-    writeOne<<<1, 1>>>(d);
+    cudalab::launch(writeOne, 1, 1)(d);
     EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the launch itself succeeds";
     faults = fault.faults();
   }

@@ -10,6 +10,7 @@
 /// written here, in the tests, never taken from a lab's answer. The copy fraction is still printed
 /// as a figure (cudalab::PerfReport::bytes), it just does not decide the grade.
 #pragma once
+#include "cudalab/launch.cuh"
 
 #include <cuda_runtime.h>
 
@@ -36,7 +37,7 @@ template <typename T>
 void launch_stream_baseline(const T *a, const T *b, T *c, std::size_t n, int block = 256, cudaStream_t stream = 0) {
   if (n == 0) return;
   const std::size_t blocks = (n + block - 1) / block;
-  detail::streamBaselineKernel<T><<<unsigned(blocks), block, 0, stream>>>(a, b, c, n);
+  cudalab::launch(detail::streamBaselineKernel<T>, unsigned(blocks), block, 0, stream)(a, b, c, n);
 }
 
 }  // namespace cudalab
