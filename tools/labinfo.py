@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # cudalab_add_lab's keywords (cmake/CudaLab.cmake). The ones that file declares are added at run
 # time, so a keyword added there is never read as a file name here.
 KEYWORDS = {"SOURCES", "DEMO", "DEMO_USES", "HOST_TESTS", "GPU_TESTS", "PERF_TESTS", "TEST_SOURCES",
-            "LIBRARIES", "SEPARABLE", "SANITIZER_DRIVER", "SANITIZER_CHECKS", "TIMEOUT", "PERF_TIMEOUT"}
+            "LIBRARIES", "SEPARABLE", "SANITIZER_DRIVER", "SANITIZER_CHECKS", "TIMEOUT", "PERF_TIMEOUT",
+            "HOST_IN_PROCESS"}
 OPTIONS = {"SEPARABLE"}
 
 

@@ -40,3 +40,9 @@ int inactive_threads(dim3 block);
 ///   warps_per_block(block) * roundup(regs_per_thread * 32, 256).
 /// Inactive lanes are paid for. 0 registers per thread give 0.
 int registers_per_block(dim3 block, int regs_per_thread);
+
+// In the host test program, each call of a host function above runs in a process of its own
+// (cudalab/apart.hpp, generated per lab); elsewhere the file is not there.
+#if __has_include("cudalab_apart_warps.hpp")
+#include "cudalab_apart_warps.hpp"
+#endif

@@ -100,3 +100,9 @@ std::string format_device_report(const DeviceReport &report);
 
 /// @brief "registers", "shared memory + warps", ... for Limiter bits.
 std::string limiter_names(unsigned limiters);
+
+// In the host test program, each call of a host function above runs in a process of its own
+// (cudalab/apart.hpp, generated per lab); elsewhere the file is not there.
+#if __has_include("cudalab_apart_occupancy.hpp")
+#include "cudalab_apart_occupancy.hpp"
+#endif

@@ -55,3 +55,9 @@ struct LoadEfficiency {
 /// @param elem_bytes bytes per element (4 for float)
 /// @param transaction_bytes the memory transaction size (32 for sectors, 128 for Fermi's L1 lines)
 LoadEfficiency load_efficiency(dim3 block, int nx, Mapping mapping, int elem_bytes, int transaction_bytes);
+
+// In the host test program, each call of a host function above runs in a process of its own
+// (cudalab/apart.hpp, generated per lab); elsewhere the file is not there.
+#if __has_include("cudalab_apart_memory_operations.hpp")
+#include "cudalab_apart_memory_operations.hpp"
+#endif

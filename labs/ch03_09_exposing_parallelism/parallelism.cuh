@@ -47,3 +47,9 @@ cudaError_t launch_sum_matrix(const LaunchLimits &limits, const float *A, const 
 /// @brief Your heuristic: a block shape for sumMatrixOnGPU2D on an nx x ny matrix. It must be a
 /// valid configuration for @p limits, and should run within a few percent of the fastest shape.
 dim3 pick_block_shape(const LaunchLimits &limits, int nx, int ny);
+
+// In the host test program, each call of a host function above runs in a process of its own
+// (cudalab/apart.hpp, generated per lab); elsewhere the file is not there.
+#if __has_include("cudalab_apart_parallelism.hpp")
+#include "cudalab_apart_parallelism.hpp"
+#endif

@@ -144,3 +144,9 @@ struct AccessCost {
 /// @param elem_bytes bytes per element: 1, 2, 4, 8 or 16 (it divides segment_bytes)
 /// @param segment_bytes transaction size: 32, 64 or 128
 AccessCost access_cost(long long threads, long long offset, long long stride, int elem_bytes, int segment_bytes);
+
+// In the host test program, each call of a host function above runs in a process of its own
+// (cudalab/apart.hpp, generated per lab); elsewhere the file is not there.
+#if __has_include("cudalab_apart_coalescing.hpp")
+#include "cudalab_apart_coalescing.hpp"
+#endif

@@ -90,3 +90,9 @@ struct LoadCounts {
 ///        limit: a launch cannot have more)
 /// @param block threads per block (>= 1)
 LoadCounts predict_global_loads(long long n, unsigned int block);
+
+// In the host test program, each call of a host function above runs in a process of its own
+// (cudalab/apart.hpp, generated per lab); elsewhere the file is not there.
+#if __has_include("cudalab_apart_adjacent_difference.hpp")
+#include "cudalab_apart_adjacent_difference.hpp"
+#endif

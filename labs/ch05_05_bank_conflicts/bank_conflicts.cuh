@@ -103,3 +103,9 @@ int warp_conflict_degree(const long long *word_index, int lanes);
 /// 1 for `tile[32][33]`, 2 for a stride of 2. Count it with warp_conflict_degree.
 /// @param row_stride_words words from one row to the next (>= 0; 0: every lane reads one word)
 int conflict_degree(int row_stride_words);
+
+// In the host test program, each call of a host function above runs in a process of its own
+// (cudalab/apart.hpp, generated per lab); elsewhere the file is not there.
+#if __has_include("cudalab_apart_bank_conflicts.hpp")
+#include "cudalab_apart_bank_conflicts.hpp"
+#endif

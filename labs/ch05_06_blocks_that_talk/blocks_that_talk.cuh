@@ -87,3 +87,9 @@ struct KernelUse {
 /// threads_per_block < 1. Host function, tested without a GPU on made-up SMs; the demo compares
 /// it with cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs.
 int max_cooperative_blocks(const SmLimits &sm, const KernelUse &use);
+
+// In the host test program, each call of a host function above runs in a process of its own
+// (cudalab/apart.hpp, generated per lab); elsewhere the file is not there.
+#if __has_include("cudalab_apart_blocks_that_talk.hpp")
+#include "cudalab_apart_blocks_that_talk.hpp"
+#endif

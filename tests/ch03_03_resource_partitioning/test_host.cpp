@@ -13,6 +13,7 @@
 // 1 KB reservation, no 256 B unit on Turing, 2048 threads per SM, 32 blocks per SM) fails here.
 #include "resources.cuh"
 
+#include "cudalab/apart.hpp"
 #include "cudalab/testing.cuh"
 #include "synthetic_device.hpp"
 
@@ -73,12 +74,16 @@ const cudaFuncAttributes &attributes_of(const void *func) {
 
 // The synthetic runtime. Only what a residency model and a launcher's checks may ask for. The queries
 // can be made to fail one at a time (cudalab::synthetic::injected_failure, RuntimeErrors below).
-cudaError_t cudaGetDevice(int *device) {
+namespace {
+cudaError_t synthetic_cudaGetDevice(int *device) {
   *device = 0;
   if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   return cudaSuccess;
 }
-cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+}  // namespace
+cudaError_t cudaGetDevice(int *device) { return cudalab::apart::in_parent<&synthetic_cudaGetDevice>(device); }
+namespace {
+cudaError_t synthetic_cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
   bool known = false;
   *value = attribute_value(attr, &known);
   if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
@@ -89,17 +94,26 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) 
   }
   return cudaSuccess;
 }
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
+}  // namespace
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) { return cudalab::apart::in_parent<&synthetic_cudaDeviceGetAttribute>(value, attr, device); }
+namespace {
+cudaError_t synthetic_cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   cudalab::synthetic::properties(*g_fake.arch, prop);
   if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   return device == 0 ? cudaSuccess : cudaErrorInvalidDevice;
 }
-cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {
+}  // namespace
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) { return cudalab::apart::in_parent<&synthetic_cudaGetDeviceProperties>(prop, device); }
+namespace {
+cudaError_t synthetic_cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {
   *attr = attributes_of(func);
   if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   return cudaSuccess;
 }
-cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) {
+}  // namespace
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) { return cudalab::apart::in_parent<&synthetic_cudaFuncGetAttributes>(attr, func); }
+namespace {
+cudaError_t synthetic_cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) {
   ++g_fake.set_attribute_calls;
   cudaFuncAttributes &fa = func == reinterpret_cast<const void *>(histogramShared) ? g_fake.histogram : g_fake.func;
   if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
@@ -109,10 +123,18 @@ cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int v
   }
   return cudaSuccess;
 }
-cudaError_t cudaGetLastError() { return cudaSuccess; }
-cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int threads,
-                                                                   size_t dyn, unsigned int) {
+}  // namespace
+cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) { return cudalab::apart::in_parent<&synthetic_cudaFuncSetAttribute>(func, attr, value); }
+namespace {
+cudaError_t synthetic_cudaGetLastError() { return cudaSuccess; }
+}  // namespace
+cudaError_t cudaGetLastError() { return cudalab::apart::in_parent<&synthetic_cudaGetLastError>(); }
+namespace {
+cudaError_t synthetic_cudaPeekAtLastError() { return cudaSuccess; }
+}  // namespace
+cudaError_t cudaPeekAtLastError() { return cudalab::apart::in_parent<&synthetic_cudaPeekAtLastError>(); }
+namespace {
+cudaError_t synthetic_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int threads, size_t dyn, unsigned int p4) {
   if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   const cudaOccDeviceProp props = occ_props(*g_fake.arch);
   const cudaOccFuncAttributes attrs(attributes_of(func));
@@ -123,9 +145,14 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, 
   *blocks = r.activeBlocksPerMultiprocessor;
   return cudaSuccess;
 }
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int threads, size_t dyn) {
+}  // namespace
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int threads, size_t dyn, unsigned int p4) { return cudalab::apart::in_parent<&synthetic_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags>(blocks, func, threads, dyn, p4); }
+namespace {
+cudaError_t synthetic_cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int threads, size_t dyn) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, func, threads, dyn, 0);
 }
+}  // namespace
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int threads, size_t dyn) { return cudalab::apart::in_parent<&synthetic_cudaOccupancyMaxActiveBlocksPerMultiprocessor>(blocks, func, threads, dyn); }
 
 namespace {
 
@@ -189,6 +216,19 @@ TEST_P(SyntheticDevice, ResidencyMatchesTheToolkitCalculator) {
 
   long long cases = 0, wrong = 0;
   std::string first;
+  // One call as every other test makes it: each runtime question answered by this program, so
+  // that the attributes asked for are recorded here (expect_only_known_attributes below).
+  {
+    g_fake.func = kernel_attributes(32, 0, 1024, kSmemPerBlock);
+    Residency got;
+    (void)predict_residency(reinterpret_cast<const void *>(&g_fake), 256, 0, &got);
+  }
+  // The sweep: millions of calls in the lab's own process (cudalab/apart.hpp), a kernel's
+  // configurations at a time, the runtime questions answered there from a copy of what this
+  // program's synthetic device answers.
+  const cudalab::apart::LocalAnswers local{{&g_fake.arch, sizeof g_fake.arch},
+                                           {&g_fake.func, sizeof g_fake.func},
+                                           {&g_fake.histogram, sizeof g_fake.histogram}};
   for (std::size_t st : statics) {
     // Not opted in (48 KB - static) and opted in to the device's limit or to a ragged amount above 48 KB.
     const int default_dyn = kSmemPerBlock - static_cast<int>(st);
@@ -211,8 +251,19 @@ TEST_P(SyntheticDevice, ResidencyMatchesTheToolkitCalculator) {
         for (int regs : regs_list) {
           g_fake.func = kernel_attributes(regs, st, max_threads, max_dyn);
           const cudaOccFuncAttributes occ_attr(g_fake.func);
+          // This kernel's configurations in one visit to the lab's process (cudalab::apart::each).
+          std::vector<Residency> gots(threads_list.size() * dyns.size());
+          std::vector<std::tuple<const void *, int, std::size_t, Residency *>> calls;
+          calls.reserve(gots.size());
+          for (int threads : threads_list)
+            for (std::size_t dyn : dyns)
+              calls.emplace_back(reinterpret_cast<const void *>(&g_fake), threads, dyn, &gots[calls.size()]);
+          const std::vector<cudaError_t> errs = cudalab::apart::each<&::predict_residency>("predict_residency", calls);
+          std::size_t at = 0;
           for (int threads : threads_list)
             for (std::size_t dyn : dyns) {
+              const Residency &got = gots[at];
+              const cudaError_t err = errs[at++];
               cudaOccResult want;
               ASSERT_EQ(cudaOccMaxActiveBlocksPerMultiprocessor(&want, &props, &occ_attr, &state, threads, dyn),
                         CUDA_OCC_SUCCESS);
@@ -225,8 +276,6 @@ TEST_P(SyntheticDevice, ResidencyMatchesTheToolkitCalculator) {
               }
               const int want_warps = want.activeBlocksPerMultiprocessor * ((threads + 31) / 32);
               const unsigned want_lim = want.limitingFactors & kKnown;
-              Residency got;
-              const cudaError_t err = predict_residency(reinterpret_cast<const void *>(&g_fake), threads, dyn, &got);
               ++cases;
               const bool ok = err == cudaSuccess && got.blocks_per_sm == want.activeBlocksPerMultiprocessor &&
                               got.warps_per_sm == want_warps &&

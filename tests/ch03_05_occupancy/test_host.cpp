@@ -3,6 +3,7 @@
 // plus the cases where simple calculators go wrong, each derived by hand in its comment.
 #include "occupancy.cuh"
 
+#include "cudalab/apart.hpp"
 #include "cudalab/testing.cuh"
 #include "synthetic_device.hpp"
 
@@ -343,12 +344,16 @@ std::set<int> g_unknown;         // attributes asked for that it does not model
 
 }  // namespace
 
-cudaError_t cudaGetDevice(int *device) {
+namespace {
+cudaError_t synthetic_cudaGetDevice(int *device) {
   *device = 0;
   if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   return g_device ? cudaSuccess : cudaErrorNoDevice;
 }
-cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+}  // namespace
+cudaError_t cudaGetDevice(int *device) { return cudalab::apart::in_parent<&synthetic_cudaGetDevice>(device); }
+namespace {
+cudaError_t synthetic_cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
   *value = 0;
   if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   if (!g_device) return cudaErrorNoDevice;
@@ -358,7 +363,10 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) 
   if (!known) g_unknown.insert(static_cast<int>(attr));
   return known ? cudaSuccess : cudaErrorInvalidValue;
 }
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
+}  // namespace
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) { return cudalab::apart::in_parent<&synthetic_cudaDeviceGetAttribute>(value, attr, device); }
+namespace {
+cudaError_t synthetic_cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   std::memset(prop, 0, sizeof *prop);
   if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   if (!g_device) return cudaErrorNoDevice;
@@ -366,6 +374,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   cudalab::synthetic::properties(*g_device, prop);
   return cudaSuccess;
 }
+}  // namespace
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) { return cudalab::apart::in_parent<&synthetic_cudaGetDeviceProperties>(prop, device); }
 
 namespace {
 

@@ -7,6 +7,7 @@
 // fail in turn. The binary's other tests ask the runtime nothing.
 #include "parallelism.cuh"
 
+#include "cudalab/apart.hpp"
 #include "cudalab/testing.cuh"
 #include "synthetic_device.hpp"
 
@@ -19,12 +20,16 @@ const cudalab::synthetic::Arch *g_device = nullptr;  // the synthetic device ans
 
 }  // namespace
 
-cudaError_t cudaGetDevice(int *device) {
+namespace {
+cudaError_t synthetic_cudaGetDevice(int *device) {
   *device = 0;
   if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   return g_device ? cudaSuccess : cudaErrorNoDevice;
 }
-cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+}  // namespace
+cudaError_t cudaGetDevice(int *device) { return cudalab::apart::in_parent<&synthetic_cudaGetDevice>(device); }
+namespace {
+cudaError_t synthetic_cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
   *value = 0;
   if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   if (!g_device) return cudaErrorNoDevice;
@@ -33,7 +38,10 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) 
   *value = cudalab::synthetic::attribute(*g_device, attr, &known);
   return known ? cudaSuccess : cudaErrorInvalidValue;
 }
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
+}  // namespace
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) { return cudalab::apart::in_parent<&synthetic_cudaDeviceGetAttribute>(value, attr, device); }
+namespace {
+cudaError_t synthetic_cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   std::memset(prop, 0, sizeof *prop);
   if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   if (!g_device) return cudaErrorNoDevice;
@@ -41,6 +49,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   cudalab::synthetic::properties(*g_device, prop);
   return cudaSuccess;
 }
+}  // namespace
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) { return cudalab::apart::in_parent<&synthetic_cudaGetDeviceProperties>(prop, device); }
 
 namespace {
 

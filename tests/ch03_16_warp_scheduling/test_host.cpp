@@ -12,6 +12,7 @@
 #include "scheduling_check.cuh"
 #include "warp_scheduling.cuh"
 
+#include "cudalab/apart.hpp"
 #include "cudalab/testing.cuh"
 #include "synthetic_device.hpp"
 
@@ -191,11 +192,15 @@ namespace {
 const Arch *g_device = nullptr;  // the synthetic device answering the calls below (none: no GPU)
 }  // namespace
 
-cudaError_t cudaGetDevice(int *device) {
+namespace {
+cudaError_t synthetic_cudaGetDevice(int *device) {
   *device = 0;
   return g_device ? cudaSuccess : cudaErrorNoDevice;
 }
-cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+}  // namespace
+cudaError_t cudaGetDevice(int *device) { return cudalab::apart::in_parent<&synthetic_cudaGetDevice>(device); }
+namespace {
+cudaError_t synthetic_cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
   *value = 0;
   if (!g_device) return cudaErrorNoDevice;
   if (device != 0) return cudaErrorInvalidDevice;
@@ -203,13 +208,18 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) 
   *value = cudalab::synthetic::attribute(*g_device, attr, &known);
   return known ? cudaSuccess : cudaErrorInvalidValue;
 }
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
+}  // namespace
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) { return cudalab::apart::in_parent<&synthetic_cudaDeviceGetAttribute>(value, attr, device); }
+namespace {
+cudaError_t synthetic_cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   std::memset(prop, 0, sizeof *prop);
   if (!g_device) return cudaErrorNoDevice;
   if (device != 0) return cudaErrorInvalidDevice;
   cudalab::synthetic::properties(*g_device, prop);
   return cudaSuccess;
 }
+}  // namespace
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) { return cudalab::apart::in_parent<&synthetic_cudaGetDeviceProperties>(prop, device); }
 
 namespace {
 
