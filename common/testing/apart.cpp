@@ -16,8 +16,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -30,12 +30,12 @@
 #include <linux/filter.h>
 #include <linux/futex.h>
 #include <linux/seccomp.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 namespace cudalab::apart::detail {
@@ -43,14 +43,15 @@ namespace {
 
 constexpr std::uint64_t kDone = 0x656e6f64'74726170ull;    // the call returned; result written
 constexpr std::uint64_t kFailed = 0x6c696166'74726170ull;  // the call could not be made (why)
-constexpr std::size_t kBytes = std::size_t{4} << 20;        // each of the four data areas
+constexpr std::size_t kBytes = std::size_t{4} << 20;       // each of the four data areas
 
 /// The memory the test program and its worker share (MAP_SHARED, made before the worker starts).
 struct Region {
-  std::atomic<std::uint32_t> to_worker, to_parent;  // message counters (futex words)
+  std::atomic<std::uint32_t> to_worker, to_parent;   // message counters (futex words)
   std::atomic<char> to_worker_kind, to_parent_kind;  // the kind of the last message
   std::uint64_t status;
   std::uint64_t request_size, result_size, parent_request_size, parent_result_size;
+  std::uint64_t local_mode;               // a LocalAnswers scope is alive in the test program
   std::uint64_t local_count, local_size;  // LocalAnswers: objects and their bytes in local[]
   LocalAnswers::Object local_objects[16];
   unsigned char local[64 << 10];
@@ -73,8 +74,9 @@ std::set<Invoker> &parent_invokers() {
 }
 
 bool is_worker = false;
-bool local_now = false;  // the worker, during a call under LocalAnswers
+bool local_now = false;                           // the worker, during a call under LocalAnswers
 std::vector<LocalAnswers::Object> local_objects;  // the test program's live LocalAnswers objects
+int local_scopes = 0;                             // live LocalAnswers scopes
 pid_t worker_pid = -1;
 std::uint32_t seen_from_worker = 0, seen_from_parent = 0;  // the counters as last read
 
@@ -108,12 +110,33 @@ std::vector<sock_filter> filter() {
   ret(SECCOMP_RET_KILL_PROCESS);
 #endif
   const long always[] = {
-    SYS_brk, SYS_mmap, SYS_munmap, SYS_mremap, SYS_mprotect, SYS_madvise, SYS_futex, SYS_clock_gettime,
-    SYS_clock_getres, SYS_gettimeofday, SYS_nanosleep, SYS_clock_nanosleep, SYS_sched_yield, SYS_getpid,
-    SYS_gettid, SYS_getrandom, SYS_rt_sigreturn, SYS_rt_sigprocmask, SYS_exit, SYS_exit_group,
-    SYS_restart_syscall, SYS_lseek, SYS_fstat, SYS_newfstatat,
+      SYS_brk,
+      SYS_mmap,
+      SYS_munmap,
+      SYS_mremap,
+      SYS_mprotect,
+      SYS_madvise,
+      SYS_futex,
+      SYS_clock_gettime,
+      SYS_clock_getres,
+      SYS_gettimeofday,
+      SYS_nanosleep,
+      SYS_clock_nanosleep,
+      SYS_sched_yield,
+      SYS_getpid,
+      SYS_getppid,
+      SYS_gettid,
+      SYS_getrandom,
+      SYS_rt_sigreturn,
+      SYS_rt_sigprocmask,
+      SYS_exit,
+      SYS_exit_group,
+      SYS_restart_syscall,
+      SYS_lseek,
+      SYS_fstat,
+      SYS_newfstatat,
 #ifdef SYS_time
-    SYS_time,
+      SYS_time,
 #endif
   };
   for (long nr : always) {
@@ -200,7 +223,7 @@ char receive_message(std::atomic<std::uint32_t> &counter, std::atomic<char> &kin
   for (;;) {
     if (receive_message(r->to_worker, r->to_worker_kind, seen_from_parent, [] { return true; }) != 'C') _exit(0);
     // LocalAnswers: the test program's objects, as they are now, into this copy of the program.
-    local_now = r->local_count != 0;
+    local_now = r->local_mode != 0;
     for (std::uint64_t i = 0, at = 0; i < std::min<std::uint64_t>(r->local_count, 16); ++i) {
       const LocalAnswers::Object o = r->local_objects[i];
       if (at + o.bytes > sizeof r->local) break;
@@ -242,8 +265,9 @@ std::string start_worker() {
     if (getppid() != parent) _exit(0);
     close_other_descriptors();
     if (!install_filter())
-      std::fprintf(stderr, "[ CUDALAB  ] warning: this system has no seccomp filter: the lab's host functions run in "
-                           "a process of their own, unfiltered\n");
+      std::fprintf(stderr,
+                   "[ CUDALAB  ] warning: this system has no seccomp filter: the lab's host functions run in "
+                   "a process of their own, unfiltered\n");
     serve();
   }
   worker_pid = pid;
@@ -259,15 +283,24 @@ bool worker_alive() {
 
 std::string signal_name(int sig) {
   switch (sig) {
-    case SIGSEGV: return "SIGSEGV, a bad memory access";
-    case SIGBUS: return "SIGBUS, a bad memory access";
-    case SIGFPE: return "SIGFPE, an arithmetic error such as an integer division by zero";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT: abort(), a failed assert() or an uncaught exception";
-    case SIGKILL: return "SIGKILL";
-    case SIGSYS: return "SIGSYS: a system call through another architecture's table";
-    case SIGTRAP: return "SIGTRAP";
-    default: return "signal " + std::to_string(sig);
+    case SIGSEGV:
+      return "SIGSEGV, a bad memory access";
+    case SIGBUS:
+      return "SIGBUS, a bad memory access";
+    case SIGFPE:
+      return "SIGFPE, an arithmetic error such as an integer division by zero";
+    case SIGILL:
+      return "SIGILL";
+    case SIGABRT:
+      return "SIGABRT: abort(), a failed assert() or an uncaught exception";
+    case SIGKILL:
+      return "SIGKILL";
+    case SIGSYS:
+      return "SIGSYS: a system call through another architecture's table";
+    case SIGTRAP:
+      return "SIGTRAP";
+    default:
+      return "signal " + std::to_string(sig);
   }
 }
 
@@ -281,7 +314,8 @@ std::string worker_ended() {
   worker_pid = -1;
   if (got < 0) return "its process ended";
   if (WIFSIGNALED(status)) return "crashed (" + signal_name(WTERMSIG(status)) + ") before it returned";
-  return "ended its process (exit status " + std::to_string(WEXITSTATUS(status)) + ", exit() or a return from "
+  return "ended its process (exit status " + std::to_string(WEXITSTATUS(status)) +
+         ", exit() or a return from "
          "main) instead of returning";
 }
 
@@ -329,6 +363,7 @@ std::string run_erased(const char *, Invoker invoker, const Channel &c) {
   Writer request(r->request, kBytes);
   if (!c.put(c.ctx, request)) return "its arguments are too large to travel to its process";
   r->request_size = request.size();
+  r->local_mode = local_scopes > 0;
   r->local_count = r->local_size = 0;
   for (const LocalAnswers::Object &o : local_objects) {
     if (r->local_count == 16 || r->local_size + o.bytes > sizeof r->local) return "LocalAnswers: too many objects";
@@ -353,7 +388,8 @@ std::string run_erased(const char *, Invoker invoker, const Channel &c) {
     char why[256] = "";
     const Invoker asked = r->parent_invoker;
     if (parent_invokers().count(asked) == 0)
-      return abandon("its process asked the test program to run a function that is not a runtime function of the tests");
+      return abandon(
+          "its process asked the test program to run a function that is not a runtime function of the tests");
     if (!asked(in, out, why)) return abandon(std::string("a runtime call it made could not be answered: ") + why);
     r->parent_result_size = out.size();
     send_message(r->to_worker, r->to_worker_kind, 'R');
@@ -384,9 +420,12 @@ void ask_parent_erased(Invoker invoker, const Channel &c) {
 namespace cudalab::apart {
 
 LocalAnswers::LocalAnswers(std::initializer_list<Object> objects) {
+  ++detail::local_scopes;
   detail::local_objects.insert(detail::local_objects.end(), objects.begin(), objects.end());
 }
 
-LocalAnswers::~LocalAnswers() { detail::local_objects.clear(); }
+LocalAnswers::~LocalAnswers() {
+  if (--detail::local_scopes == 0) detail::local_objects.clear();
+}
 
 }  // namespace cudalab::apart

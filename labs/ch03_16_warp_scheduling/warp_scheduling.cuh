@@ -30,6 +30,8 @@
 /// not selected = (eligible - issue) / W, waiting on the dependency = (W - eligible) / W.
 #pragma once
 
+#include "cudalab/launch.cuh"
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -115,13 +117,13 @@ __global__ void chainsInterleaved(const float4 *x0, const float4 *c, float4 *out
 /// dynamic shared memory (unused by the kernel: the tests use it to pin the blocks per SM).
 inline void launch_chains_sequential(const float4 *x0, const float4 *c, float4 *out, int n, int steps,
                                      unsigned int grid, std::size_t dyn_smem = 0, cudaStream_t stream = 0) {
-  chainsSequential<<<grid, kChainsBlock, dyn_smem, stream>>>(x0, c, out, n, steps);
+  cudalab::launch(chainsSequential, grid, kChainsBlock, dyn_smem, stream)(x0, c, out, n, steps);
 }
 
 /// @brief Launches chainsInterleaved as launch_chains_sequential.
 inline void launch_chains_interleaved(const float4 *x0, const float4 *c, float4 *out, int n, int steps,
                                       unsigned int grid, std::size_t dyn_smem = 0, cudaStream_t stream = 0) {
-  chainsInterleaved<<<grid, kChainsBlock, dyn_smem, stream>>>(x0, c, out, n, steps);
+  cudalab::launch(chainsInterleaved, grid, kChainsBlock, dyn_smem, stream)(x0, c, out, n, steps);
 }
 #endif
 

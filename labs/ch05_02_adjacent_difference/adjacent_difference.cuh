@@ -9,6 +9,8 @@
 /// writes result[i] if i < n, and nothing else.
 #pragma once
 
+#include "cudalab/launch.cuh"
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -57,8 +59,8 @@ inline std::size_t adjacent_difference_smem_bytes(unsigned int block) { return (
 /// @param stream CUDA stream (default: the default stream)
 inline void launch_adjacent_difference_shared(const int *input, int *result, int n, unsigned int block,
                                               cudaStream_t stream = 0) {
-  adjacentDifferenceShared<<<adjacent_difference_grid(n, block), block, adjacent_difference_smem_bytes(block),
-                             stream>>>(input, result, n);
+  cudalab::launch(adjacentDifferenceShared, adjacent_difference_grid(n, block), block,
+                  adjacent_difference_smem_bytes(block), stream)(input, result, n);
 }
 
 /// @brief What one kernel asks of global memory for its loads of @p input.

@@ -20,6 +20,8 @@
 /// (tx = 0..31, one ty).
 #pragma once
 
+#include "cudalab/launch.cuh"
+
 #include <cuda_runtime.h>
 
 /// Tile edge: 32 x 32 floats, one warp per tile row.
@@ -69,17 +71,17 @@ __global__ void transposeSharedPadded(const float *in, float *out, int rows, int
 /// @brief Launches transposeNaive on @p stream (grid transpose_grid(rows, cols), block
 /// transpose_block()).
 inline void launch_transpose_naive(const float *in, float *out, int rows, int cols, cudaStream_t stream = 0) {
-  transposeNaive<<<transpose_grid(rows, cols), transpose_block(), 0, stream>>>(in, out, rows, cols);
+  cudalab::launch(transposeNaive, transpose_grid(rows, cols), transpose_block(), 0, stream)(in, out, rows, cols);
 }
 
 /// @brief Launches transposeShared on @p stream (as launch_transpose_naive).
 inline void launch_transpose_shared(const float *in, float *out, int rows, int cols, cudaStream_t stream = 0) {
-  transposeShared<<<transpose_grid(rows, cols), transpose_block(), 0, stream>>>(in, out, rows, cols);
+  cudalab::launch(transposeShared, transpose_grid(rows, cols), transpose_block(), 0, stream)(in, out, rows, cols);
 }
 
 /// @brief Launches transposeSharedPadded on @p stream (as launch_transpose_naive).
 inline void launch_transpose_padded(const float *in, float *out, int rows, int cols, cudaStream_t stream = 0) {
-  transposeSharedPadded<<<transpose_grid(rows, cols), transpose_block(), 0, stream>>>(in, out, rows, cols);
+  cudalab::launch(transposeSharedPadded, transpose_grid(rows, cols), transpose_block(), 0, stream)(in, out, rows, cols);
 }
 
 /// @brief YOURS (host): the bank that holds 4-byte word @p word_index of shared memory: the

@@ -97,7 +97,8 @@ std::string math_error(const char *name, MathKernel kernel, bool by_warp, int n,
 std::string heavy_error(const char *name, HeavyKernel kernel, int n, unsigned block, int iters, std::uint64_t seed) {
   const unsigned grid = (n + block - 1) / block;
   return heavy_run_and_check(
-      name, [&](const float *in, float *out) { cudalab::launch(kernel, grid, block)(in, out, n, iters); }, n, block, iters, seed);
+      name, [&](const float *in, float *out) { cudalab::launch(kernel, grid, block)(in, out, n, iters); }, n, block,
+      iters, seed);
 }
 
 std::string heavy_error(const char *name, const HeavyLaunch &launch, int n, unsigned block, int iters,

@@ -4,9 +4,9 @@
 //
 //   profile_target           run both kernels
 //   profile_target --probe   print "[ CUDALAB  ] skipped: <why>" if there is no usable GPU
+#include "cudalab/launch.cuh"
 #include "divergence.cuh"
 #include "divergence_check.cuh"
-#include "cudalab/launch.cuh"
 
 #include <cstdio>
 #include <cstring>

@@ -95,7 +95,9 @@ cudaError_t synthetic_cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, in
   return cudaSuccess;
 }
 }  // namespace
-cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) { return cudalab::apart::in_parent<&synthetic_cudaDeviceGetAttribute>(value, attr, device); }
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+  return cudalab::apart::in_parent<&synthetic_cudaDeviceGetAttribute>(value, attr, device);
+}
 namespace {
 cudaError_t synthetic_cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   cudalab::synthetic::properties(*g_fake.arch, prop);
@@ -103,7 +105,9 @@ cudaError_t synthetic_cudaGetDeviceProperties(cudaDeviceProp *prop, int device) 
   return device == 0 ? cudaSuccess : cudaErrorInvalidDevice;
 }
 }  // namespace
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) { return cudalab::apart::in_parent<&synthetic_cudaGetDeviceProperties>(prop, device); }
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
+  return cudalab::apart::in_parent<&synthetic_cudaGetDeviceProperties>(prop, device);
+}
 namespace {
 cudaError_t synthetic_cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {
   *attr = attributes_of(func);
@@ -111,7 +115,9 @@ cudaError_t synthetic_cudaFuncGetAttributes(cudaFuncAttributes *attr, const void
   return cudaSuccess;
 }
 }  // namespace
-cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) { return cudalab::apart::in_parent<&synthetic_cudaFuncGetAttributes>(attr, func); }
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {
+  return cudalab::apart::in_parent<&synthetic_cudaFuncGetAttributes>(attr, func);
+}
 namespace {
 cudaError_t synthetic_cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) {
   ++g_fake.set_attribute_calls;
@@ -124,7 +130,9 @@ cudaError_t synthetic_cudaFuncSetAttribute(const void *func, cudaFuncAttribute a
   return cudaSuccess;
 }
 }  // namespace
-cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) { return cudalab::apart::in_parent<&synthetic_cudaFuncSetAttribute>(func, attr, value); }
+cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) {
+  return cudalab::apart::in_parent<&synthetic_cudaFuncSetAttribute>(func, attr, value);
+}
 namespace {
 cudaError_t synthetic_cudaGetLastError() { return cudaSuccess; }
 }  // namespace
@@ -134,7 +142,8 @@ cudaError_t synthetic_cudaPeekAtLastError() { return cudaSuccess; }
 }  // namespace
 cudaError_t cudaPeekAtLastError() { return cudalab::apart::in_parent<&synthetic_cudaPeekAtLastError>(); }
 namespace {
-cudaError_t synthetic_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int threads, size_t dyn, unsigned int p4) {
+cudaError_t synthetic_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int threads,
+                                                                             size_t dyn, unsigned int p4) {
   if (cudaError_t e = cudalab::synthetic::injected_failure(); e != cudaSuccess) return e;
   const cudaOccDeviceProp props = occ_props(*g_fake.arch);
   const cudaOccFuncAttributes attrs(attributes_of(func));
@@ -146,13 +155,21 @@ cudaError_t synthetic_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int
   return cudaSuccess;
 }
 }  // namespace
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int threads, size_t dyn, unsigned int p4) { return cudalab::apart::in_parent<&synthetic_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags>(blocks, func, threads, dyn, p4); }
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int threads,
+                                                                   size_t dyn, unsigned int p4) {
+  return cudalab::apart::in_parent<&synthetic_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags>(blocks, func,
+                                                                                                      threads, dyn, p4);
+}
 namespace {
-cudaError_t synthetic_cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int threads, size_t dyn) {
+cudaError_t synthetic_cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int threads,
+                                                                    size_t dyn) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, func, threads, dyn, 0);
 }
 }  // namespace
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int threads, size_t dyn) { return cudalab::apart::in_parent<&synthetic_cudaOccupancyMaxActiveBlocksPerMultiprocessor>(blocks, func, threads, dyn); }
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int threads, size_t dyn) {
+  return cudalab::apart::in_parent<&synthetic_cudaOccupancyMaxActiveBlocksPerMultiprocessor>(blocks, func, threads,
+                                                                                             dyn);
+}
 
 namespace {
 

@@ -1,7 +1,7 @@
 #include "latency_check.cuh"
 
-#include "latency.cuh"
 #include "cudalab/launch.cuh"
+#include "latency.cuh"
 
 #include <cstring>
 #include <memory>

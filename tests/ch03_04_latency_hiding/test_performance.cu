@@ -108,7 +108,8 @@ class LatencyHiding : public cudalab::GpuTest {
                                               {"seed", (long long)seed()}});
     opts.check = copy_sample_check("copyInt4Ilp4", std::move(input), in_.get(), out_.get(), ctx, seed());
     *cmp = cudalab::compare_kernels([&] { other.launch(in_.get(), out_.get(), n); },
-                                    [&] { cudalab::launch(copyInt4Ilp4, grid, kBlock, dyn)(in_.get(), out_.get(), n); }, opts);
+                                    [&] { cudalab::launch(copyInt4Ilp4, grid, kBlock, dyn)(in_.get(), out_.get(), n); },
+                                    opts);
     *bytes = 2.0 * double(n) * sizeof(int4);  // read + written
     std::printf(
         "[ CUDALAB  ] occupancy pinned: copyInt4Ilp4 %d block(s) of %u threads per SM (%zu B dynamic shared "

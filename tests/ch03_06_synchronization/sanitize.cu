@@ -99,7 +99,8 @@ bool run_smooth(SmoothKernel kernel, std::uint64_t seed, bool report = true) {
   CUDALAB_CHECK(d_in.upload(in));
   CUDALAB_CHECK(d_out.allocate(kN));
   CUDALAB_CHECK(d_out.poison());
-  cudalab::launch(kernel, sync_grid(kN, kBlock), kBlock, kBlock * sizeof(unsigned int))(d_in.get(), d_out.get(), kN, kSteps);
+  cudalab::launch(kernel, sync_grid(kN, kBlock), kBlock, kBlock * sizeof(unsigned int))(d_in.get(), d_out.get(), kN,
+                                                                                        kSteps);
   CUDALAB_CHECK_LAUNCH("smoothTile");
   std::vector<unsigned int> out;
   CUDALAB_CHECK(d_out.download(&out));

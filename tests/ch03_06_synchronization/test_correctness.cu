@@ -74,7 +74,8 @@ TEST_F(BlockHazards, ReverseBlockIsRightOverManyRandomRuns) {
     CUDALAB_ASSERT_OK(d_out.allocate(s.n + kGuard));
     CUDALAB_ASSERT_OK(d_out.poison());
     poison_shared_memory(device());
-    cudalab::launch(reverseBlock, sync_grid(s.n, s.block), s.block, s.block * sizeof(int))(d_in.get(), d_out.get(), s.n);
+    cudalab::launch(reverseBlock, sync_grid(s.n, s.block), s.block, s.block * sizeof(int))(d_in.get(), d_out.get(),
+                                                                                           s.n);
     CUDALAB_ASSERT_LAUNCH("reverseBlock");
     std::vector<int> out;
     CUDALAB_ASSERT_OK(d_out.download(&out));
@@ -99,8 +100,8 @@ TEST_F(BlockHazards, SmoothTileIsRightOverManyRandomRuns) {
     CUDALAB_ASSERT_OK(d_out.allocate(s.n + kGuard));
     CUDALAB_ASSERT_OK(d_out.poison());
     poison_shared_memory(device());
-    cudalab::launch(smoothTile, sync_grid(s.n, s.block), s.block, s.block * sizeof(unsigned int))(d_in.get(), d_out.get(), s.n,
-                                                                                     steps);
+    cudalab::launch(smoothTile, sync_grid(s.n, s.block), s.block, s.block * sizeof(unsigned int))(
+        d_in.get(), d_out.get(), s.n, steps);
     CUDALAB_ASSERT_LAUNCH("smoothTile");
     std::vector<unsigned int> out;
     CUDALAB_ASSERT_OK(d_out.download(&out));
@@ -220,7 +221,8 @@ TEST_F(HazardsMadeVisible, SmoothTileIsRightInFullBlocksOverManySteps) {
     CUDALAB_ASSERT_OK(d_out.allocate(n));
     CUDALAB_ASSERT_OK(d_out.poison());
     poison_shared_memory(device());
-    cudalab::launch(smoothTile, sync_grid(n, block), block, block * sizeof(unsigned int))(d_in.get(), d_out.get(), n, steps);
+    cudalab::launch(smoothTile, sync_grid(n, block), block, block * sizeof(unsigned int))(d_in.get(), d_out.get(), n,
+                                                                                          steps);
     CUDALAB_ASSERT_LAUNCH("smoothTile");
     std::vector<unsigned int> out;
     CUDALAB_ASSERT_OK(d_out.download(&out));

@@ -1,8 +1,8 @@
 // ch03_07 correctness: sumMatrixOnGPU2D for any matrix and block, the grid-stride kernel for any grid.
-#include "matrix_check.cuh"
-#include "sum_matrix.cuh"
 #include "cudalab/launch.cuh"
 #include "cudalab/testing.cuh"
+#include "matrix_check.cuh"
+#include "sum_matrix.cuh"
 
 #include <algorithm>
 

@@ -59,9 +59,9 @@ class ScalabilityPerformance : public cudalab::GpuTest {
     cudalab::TimingOptions opts = options();
     opts.check = m.sample_check("sumMatrixGridStride", "grid=" + shape(more) + " block=" + shape(block));
     opts.stop_when_clear_of = cudalab::threshold(key);  // sampling stops once clear of it
-    cudalab::Comparison cmp =
-        cudalab::compare_kernels([&] { cudalab::launch(sumMatrixGridStride, quarter, block)(m.A(), m.B(), m.C(), n, n); },
-                                 [&] { cudalab::launch(sumMatrixGridStride, more, block)(m.A(), m.B(), m.C(), n, n); }, opts);
+    cudalab::Comparison cmp = cudalab::compare_kernels(
+        [&] { cudalab::launch(sumMatrixGridStride, quarter, block)(m.A(), m.B(), m.C(), n, n); },
+        [&] { cudalab::launch(sumMatrixGridStride, more, block)(m.A(), m.B(), m.C(), n, n); }, opts);
     cudalab::expect_speedup({std::string("sumMatrixGridStride on ") + what,
                              "the same kernel on a quarter of the GPU's resident blocks", cmp, cudalab::threshold(key),
                              key, m.bytes()});

@@ -1,8 +1,8 @@
 // ch03_08 correctness: sumMatrixCoalesced for any matrix size and block shape.
-#include "matrix_check.cuh"
-#include "memory_operations.cuh"
 #include "cudalab/launch.cuh"
 #include "cudalab/testing.cuh"
+#include "matrix_check.cuh"
+#include "memory_operations.cuh"
 
 namespace {
 

@@ -86,10 +86,10 @@ TEST_F(CoalescingPerformance, CoalescedBeatsTheColumnMajorKernel) {
     GTEST_FAIL() << "sumMatrixCoalesced is not timed until it is correct: " << error;
   if (keeps_up_with_the_reference(m, kBlock, "coalesced_vs_reference", "the column-major kernel")) return;
   const dim3 grid = grid_for(n, n, kBlock), col_grid = grid_for_column_major(n, n, kBlock);
-  cudalab::Comparison cmp =
-      cudalab::compare_kernels([&] { cudalab::launch(sumMatrixColumnMajorBaseline, col_grid, kBlock)(m.A(), m.B(), m.C(), n, n); },
-                               [&] { cudalab::launch(sumMatrixCoalesced, grid, kBlock)(m.A(), m.B(), m.C(), n, n); },
-                               options(m, "coalesced_vs_column_major"));
+  cudalab::Comparison cmp = cudalab::compare_kernels(
+      [&] { cudalab::launch(sumMatrixColumnMajorBaseline, col_grid, kBlock)(m.A(), m.B(), m.C(), n, n); },
+      [&] { cudalab::launch(sumMatrixCoalesced, grid, kBlock)(m.A(), m.B(), m.C(), n, n); },
+      options(m, "coalesced_vs_column_major"));
   cudalab::expect_speedup({"sumMatrixCoalesced block (32,16)", "sumMatrixColumnMajor block (32,16)", cmp,
                            cudalab::threshold("coalesced_vs_column_major"), "coalesced_vs_column_major", m.bytes()});
 }
@@ -105,9 +105,10 @@ TEST_F(CoalescingPerformance, CoalescedKeepsUpWithTheStreamBaseline) {
     GTEST_FAIL() << "sumMatrixCoalesced is not timed until it is correct: " << error;
   if (keeps_up_with_the_reference(m, dim3(16, 16), "coalesced_vs_reference_block16x16", "the stream baseline")) return;
   const dim3 grid = grid_for(n, n, kBlock);
-  cudalab::Comparison cmp = cudalab::compare_kernels(
-      [&] { m.stream_same_traffic(256); }, [&] { cudalab::launch(sumMatrixCoalesced, grid, kBlock)(m.A(), m.B(), m.C(), n, n); },
-      options(m, "coalesced_vs_stream"));
+  cudalab::Comparison cmp =
+      cudalab::compare_kernels([&] { m.stream_same_traffic(256); },
+                               [&] { cudalab::launch(sumMatrixCoalesced, grid, kBlock)(m.A(), m.B(), m.C(), n, n); },
+                               options(m, "coalesced_vs_stream"));
   cudalab::expect_speedup({"sumMatrixCoalesced block (32,16)",
                            "the stream baseline (C = A + B, flat 1D grid, one element per thread, the same bytes)", cmp,
                            cudalab::threshold("coalesced_vs_stream"), "coalesced_vs_stream", m.bytes()});

@@ -76,9 +76,9 @@ TEST_P(PickWithinMarginOfBest, Sweep) {
   cudalab::TimingOptions opts;
   opts.reps = 21;
   opts.stop_when_clear_of = cudalab::threshold("pick_vs_best");  // sampling stops once clear of it
-  cudalab::Comparison cmp =
-      cudalab::compare_kernels([&] { cudalab::launch(sumMatrixReference, gb, best)(m.A(), m.B(), m.C(), mat.nx, mat.ny); },
-                               [&] { cudalab::launch(sumMatrixReference, gp, pick)(m.A(), m.B(), m.C(), mat.nx, mat.ny); }, opts);
+  cudalab::Comparison cmp = cudalab::compare_kernels(
+      [&] { cudalab::launch(sumMatrixReference, gb, best)(m.A(), m.B(), m.C(), mat.nx, mat.ny); },
+      [&] { cudalab::launch(sumMatrixReference, gp, pick)(m.A(), m.B(), m.C(), mat.nx, mat.ny); }, opts);
   cudalab::expect_speedup({"your pick " + shape(pick) + " on " + name, "the fastest measured shape " + shape(best), cmp,
                            cudalab::threshold("pick_vs_best"), "pick_vs_best", m.bytes()});
   // After the [ PERF ] line: ctest keeps only the first 1 KB of a passing test's output.
@@ -114,7 +114,9 @@ TEST_F(BlockShapeSweep, YourKernelAtItsBestShapeKeepsUpWithTheStreamBaseline) {
   const dim3 g = grid_for(n, n, best);
   const std::string error = m.check(
       "sumMatrixOnGPU2D",
-      [&](const float *a, const float *b, float *c, int nx, int ny) { cudalab::launch(sumMatrixOnGPU2D, g, best)(a, b, c, nx, ny); },
+      [&](const float *a, const float *b, float *c, int nx, int ny) {
+        cudalab::launch(sumMatrixOnGPU2D, g, best)(a, b, c, nx, ny);
+      },
       "block=" + shape(best));
   if (!error.empty()) GTEST_FAIL() << "sumMatrixOnGPU2D is not timed until it is correct: " << error;
   // The reference solution's kernel, launched at your kernel's best shape: about 1.0 for a correct
@@ -140,8 +142,9 @@ TEST_F(BlockShapeSweep, YourKernelAtItsBestShapeKeepsUpWithTheStreamBaseline) {
                              cudalab::threshold("best_vs_reference"), "best_vs_reference", m.bytes()});
   } else {
     opts.stop_when_clear_of = cudalab::threshold("best_vs_stream");
-    cudalab::Comparison cmp = cudalab::compare_kernels(
-        [&] { m.stream_same_traffic(256); }, [&] { cudalab::launch(sumMatrixOnGPU2D, g, best)(m.A(), m.B(), m.C(), n, n); }, opts);
+    cudalab::Comparison cmp =
+        cudalab::compare_kernels([&] { m.stream_same_traffic(256); },
+                                 [&] { cudalab::launch(sumMatrixOnGPU2D, g, best)(m.A(), m.B(), m.C(), n, n); }, opts);
     cudalab::expect_speedup({"sumMatrixOnGPU2D at its best shape " + shape(best),
                              "the stream baseline (C = A + B, flat 1D grid of 256-thread blocks, one element per "
                              "thread)",

@@ -39,7 +39,9 @@ cudaError_t synthetic_cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, in
   return known ? cudaSuccess : cudaErrorInvalidValue;
 }
 }  // namespace
-cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) { return cudalab::apart::in_parent<&synthetic_cudaDeviceGetAttribute>(value, attr, device); }
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+  return cudalab::apart::in_parent<&synthetic_cudaDeviceGetAttribute>(value, attr, device);
+}
 namespace {
 cudaError_t synthetic_cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
   std::memset(prop, 0, sizeof *prop);
@@ -50,7 +52,9 @@ cudaError_t synthetic_cudaGetDeviceProperties(cudaDeviceProp *prop, int device) 
   return cudaSuccess;
 }
 }  // namespace
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) { return cudalab::apart::in_parent<&synthetic_cudaGetDeviceProperties>(prop, device); }
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
+  return cudalab::apart::in_parent<&synthetic_cudaGetDeviceProperties>(prop, device);
+}
 
 namespace {
 

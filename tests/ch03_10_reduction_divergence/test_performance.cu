@@ -67,9 +67,9 @@ class ReducePerformance : public cudalab::GpuTest {
     opts.check = reduction_sample_check(
         name, cudalab::context({{"n", n}, {"block", block}, {"seed", static_cast<long long>(seed())}}), seed(), input,
         pristine.get(), work.get(), out.get(), grid, block);
-    cudalab::Comparison cmp =
-        cudalab::compare_kernels([&] { baseline(work.get(), out.get(), n); },
-                                 [&] { cudalab::launch(kernel, grid, block)(work.get(), out.get(), n); }, opts, restore, restore);
+    cudalab::Comparison cmp = cudalab::compare_kernels(
+        [&] { baseline(work.get(), out.get(), n); },
+        [&] { cudalab::launch(kernel, grid, block)(work.get(), out.get(), n); }, opts, restore, restore);
     cudalab::expect_speedup({name, baseline_name, cmp, cudalab::threshold(key), key, double(n) * sizeof(int)});
   }
 };

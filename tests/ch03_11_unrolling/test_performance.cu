@@ -39,7 +39,9 @@ class UnrollPerformance : public cudalab::GpuTest {
     if (const std::string f = cudalab::reference_fallback(name, base_name, why); !f.empty()) GTEST_FAIL() << f;
     speedup(
         name, kernel, factor, base_name,
-        [&](unsigned int g, unsigned int b, int *in, int *out, unsigned int n) { cudalab::launch(baseline, g, b)(in, out, n); },
+        [&](unsigned int g, unsigned int b, int *in, int *out, unsigned int n) {
+          cudalab::launch(baseline, g, b)(in, out, n);
+        },
         base_factor, base_key, 512);
   }
 
@@ -68,9 +70,9 @@ class UnrollPerformance : public cudalab::GpuTest {
         name,
         cudalab::context({{"n", n}, {"block", block}, {"factor", factor}, {"seed", static_cast<long long>(seed())}}),
         seed(), input, pristine.get(), work.get(), out.get(), grid, block * factor);
-    cudalab::Comparison cmp =
-        cudalab::compare_kernels([&] { baseline(base_grid, block, work.get(), out.get(), n); },
-                                 [&] { cudalab::launch(kernel, grid, block)(work.get(), out.get(), n); }, opts, restore, restore);
+    cudalab::Comparison cmp = cudalab::compare_kernels(
+        [&] { baseline(base_grid, block, work.get(), out.get(), n); },
+        [&] { cudalab::launch(kernel, grid, block)(work.get(), out.get(), n); }, opts, restore, restore);
     cudalab::expect_speedup({name, base_name, cmp, cudalab::threshold(key), key, double(n) * sizeof(int)});
   }
 };

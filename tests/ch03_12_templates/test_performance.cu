@@ -41,7 +41,8 @@ class TemplatePerformance : public cudalab::GpuTest {
         pristine.get(), work.get(), out.get(), grid, 8 * block);
     cudalab::Comparison cmp = cudalab::compare_kernels(
         [&] { baseline(work.get(), out.get(), n); },
-        [&] { cudalab::launch(complete_unroll_kernel(block), grid, block)(work.get(), out.get(), n); }, opts, restore, restore);
+        [&] { cudalab::launch(complete_unroll_kernel(block), grid, block)(work.get(), out.get(), n); }, opts, restore,
+        restore);
     cudalab::expect_speedup({name, baseline_name, cmp, cudalab::threshold(key), key, double(n) * sizeof(int)});
   }
 };

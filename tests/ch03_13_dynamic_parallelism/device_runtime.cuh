@@ -7,8 +7,8 @@
 /// the test could not get (skipped, 0 points, "close the other programs"), never as a wrong kernel.
 #pragma once
 
-#include "nested.cuh"
 #include "cudalab/launch.cuh"
+#include "nested.cuh"
 
 #include <cuda_runtime.h>
 

@@ -1,9 +1,9 @@
 // ch03_13 correctness: the two CDP2-correct recursive reductions, for any n.
+#include "cudalab/launch.cuh"
+#include "cudalab/testing.cuh"
 #include "device_runtime.cuh"
 #include "nested.cuh"
 #include "reduce_check.cuh"
-#include "cudalab/launch.cuh"
-#include "cudalab/testing.cuh"
 
 #include <tuple>
 

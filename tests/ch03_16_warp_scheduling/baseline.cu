@@ -2,8 +2,8 @@
 // prediction tests. Kept here, not in the student's file, so that the same code is measured for
 // every student.
 #include "baseline.cuh"
-#include "warp_scheduling.cuh"
 #include "cudalab/launch.cuh"
+#include "warp_scheduling.cuh"
 
 __global__ void chainsSequentialBaseline(const float4 *x0, const float4 *c, float4 *out, int n, int steps) {
   const int stride = gridDim.x * blockDim.x;

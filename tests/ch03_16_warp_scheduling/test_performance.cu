@@ -117,7 +117,8 @@ TEST_F(InterleavePerformance, InterleavedChainsBeatTheSequentialOnesAtOneWarpPer
                            where);
   };
   const std::function<void()> sequential = [&] {
-    cudalab::launch(chainsSequentialBaseline, grid, kChainsBlock, dyn_base)(d_x0.get(), d_c.get(), d_out.get(), n, kSteps);
+    cudalab::launch(chainsSequentialBaseline, grid, kChainsBlock, dyn_base)(d_x0.get(), d_c.get(), d_out.get(), n,
+                                                                            kSteps);
   };
   const auto yours = [&] {
     cudalab::launch(chainsInterleaved, grid, kChainsBlock, dyn)(d_x0.get(), d_c.get(), d_out.get(), n, kSteps);

@@ -1,7 +1,7 @@
 // Test support for ch04_02: the AoS baseline (a copy of the handed-out testInnerStruct, so the
 // baseline is the same for everyone) and the checks of readWriteOffset and testInnerArray.
-#include "layout_check.cuh"
 #include "cudalab/launch.cuh"
+#include "layout_check.cuh"
 
 #include <cstring>
 #include <sstream>
@@ -219,7 +219,8 @@ cudaError_t BigParticles::init(int n, std::uint64_t seed) {
 std::string BigParticles::check(unsigned int block) {
   return check_launch(
       "testInnerArray",
-      [&] { cudalab::launch(testInnerArray, grid_1d(n_, block), block)(soa_data_.view(), soa_result_.view(), n_); }, block);
+      [&] { cudalab::launch(testInnerArray, grid_1d(n_, block), block)(soa_data_.view(), soa_result_.view(), n_); },
+      block);
 }
 
 std::string BigParticles::check_launch(const std::string &name, const std::function<void()> &launch,
@@ -284,7 +285,8 @@ cudalab::SampleCheck BigParticles::sample_check(unsigned int block) {
     }
     cudalab::DeviceBuffer<unsigned long long> counters;
     if ((err = counters.upload({0ull, ~0ull})) != cudaSuccess) return setup_error(err);
-    cudalab::launch(checkInnerArray, 1024, 256)(soa_data_.view(), soa_result_.view(), n_, counters.get(), counters.get() + 1);
+    cudalab::launch(checkInnerArray, 1024, 256)(soa_data_.view(), soa_result_.view(), n_, counters.get(),
+                                                counters.get() + 1);
     std::vector<unsigned long long> result;
     err = cudaGetLastError();
     if (err == cudaSuccess) err = counters.download(&result);

@@ -5,8 +5,8 @@
 //
 //   profile_target           run both kernels
 //   profile_target --probe   print "[ CUDALAB  ] skipped: <why>" if there is no usable GPU
-#include "layout_check.cuh"
 #include "cudalab/launch.cuh"
+#include "layout_check.cuh"
 
 #include <cstdio>
 #include <cstring>

@@ -10,8 +10,8 @@
 // (so they fail for a kernel that is wrong but stays in bounds). The exhibit is test-side, broken on
 // purpose, and independent of the student's code: it proves the check can fail. `--probe` prints a
 // skip line when there is no GPU.
-#include "layout_check.cuh"
 #include "cudalab/launch.cuh"
+#include "layout_check.cuh"
 
 #include <cstdio>
 #include <cstring>

@@ -112,7 +112,9 @@ TEST_F(AdjacentPerformance, SharedIsNotSlowerThanNaive) {
   if (keeps_up(kAdjacentBlock, "shared_vs_reference", "the naive kernel")) return;
   const unsigned grid = adjacent_difference_grid(kN, kAdjacentBlock);
   cudalab::Comparison cmp = cudalab::compare_kernels(
-      [&] { cudalab::launch(adjacentDifferenceNaiveBaseline, grid, kAdjacentBlock)(data_.input(), data_.result(), kN); },
+      [&] {
+        cudalab::launch(adjacentDifferenceNaiveBaseline, grid, kAdjacentBlock)(data_.input(), data_.result(), kN);
+      },
       [&] { run_shared(); }, options("shared_vs_naive"));
   cudalab::expect_speedup({"adjacentDifferenceShared block 256", "adjacentDifferenceNaive block 256", cmp,
                            cudalab::threshold("shared_vs_naive"), "shared_vs_naive", data_.bytes()});

@@ -175,8 +175,8 @@ std::string device_check(const std::string &kernel, const std::string &context, 
   if (err == cudaSuccess) err = counters.upload(init);
   if (err != cudaSuccess) return cudalab::describe_error(err, "allocation for the check", __FILE__, __LINE__);
   const unsigned int block = 256, total = static_cast<unsigned int>(n) + kGuard;
-  cudalab::launch(checkKernel, (total + block - 1) / block, block)(d_x, d_key, d_y, n, dc.get(), count, stride, counters.get(),
-                                                      counters.get() + 1);
+  cudalab::launch(checkKernel, (total + block - 1) / block, block)(d_x, d_key, d_y, n, dc.get(), count, stride,
+                                                                   counters.get(), counters.get() + 1);
   std::vector<unsigned int> result;
   if ((err = cudaDeviceSynchronize()) != cudaSuccess || (err = counters.download(&result)) != cudaSuccess)
     return cudalab::describe_error(err, "the check kernel", __FILE__, __LINE__);

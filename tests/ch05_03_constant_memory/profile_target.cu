@@ -7,8 +7,8 @@
 //   profile_target --probe   print "[ CUDALAB  ] skipped: <why>" if there is no usable GPU
 #include "baseline.cuh"
 #include "constant_memory.cuh"
-#include "poly_check.cuh"
 #include "cudalab/launch.cuh"
+#include "poly_check.cuh"
 
 #include <cstdio>
 #include <cstring>
@@ -45,7 +45,8 @@ int main(int argc, char **argv) {
   const std::string ctx = cudalab::context({{"n", kProfileN}, {"count", kProfileCount}, {"block", kProfileBlock}});
   const unsigned int grid = blocks_for(kProfileN, kProfileBlock);
 
-  cudalab::launch(polynomialGlobalBaseline, grid, kProfileBlock)(dx.get(), dcoef.get(), dy.get(), kProfileN, kProfileCount);
+  cudalab::launch(polynomialGlobalBaseline, grid, kProfileBlock)(dx.get(), dcoef.get(), dy.get(), kProfileN,
+                                                                 kProfileCount);
   std::string error = launch_error("polynomialGlobal (test-side baseline)");
   if (error.empty())
     error = device_check("polynomialGlobal (test-side baseline)", ctx, dx.get(), nullptr, dy.get(), kProfileN, coef,

@@ -2,8 +2,8 @@
 // memory) and lookupGlobal (non-uniform coefficients from global memory), for any size and block,
 // against a double-precision CPU reference.
 #include "constant_memory.cuh"
-#include "poly_check.cuh"
 #include "cudalab/launch.cuh"
+#include "poly_check.cuh"
 
 namespace {
 

@@ -113,9 +113,9 @@ TEST_F(ConstantPerformance, UniformCoefficientsKeepUpWithGlobalLoads) {
     cudalab::TimingOptions opts = options();
     opts.check = changing_x_check("polynomialConstant", ctx, dx.get(), nullptr, dy.get(), kN, coef, count, 1, seed());
     opts.stop_when_clear_of = cudalab::threshold("uniform_constant_vs_reference");  // sampling stops once clear of it
-    const cudalab::Comparison cmp =
-        cudalab::compare_kernels([&] { reference.launch(grid, kBlock, 0, nullptr, dx.get(), dy.get(), kN, count); },
-                                 [&] { cudalab::launch(polynomialConstant, grid, kBlock)(dx.get(), dy.get(), kN, count); }, opts);
+    const cudalab::Comparison cmp = cudalab::compare_kernels(
+        [&] { reference.launch(grid, kBlock, 0, nullptr, dx.get(), dy.get(), kN, count); },
+        [&] { cudalab::launch(polynomialConstant, grid, kBlock)(dx.get(), dy.get(), kN, count); }, opts);
     cudalab::expect_speedup({"polynomialConstant (64 coefficients, block 256)",
                              "the reference solution's polynomialConstant", cmp,
                              cudalab::threshold("uniform_constant_vs_reference"), "uniform_constant_vs_reference",

@@ -1,8 +1,8 @@
 // The naive kernel the performance tests compare against, as handed out in the lab. It lives with
 // the tests, so the baseline is the same for every student.
 #include "baseline.cuh"
-#include "matmul.cuh"
 #include "cudalab/launch.cuh"
+#include "matmul.cuh"
 
 __global__ void matrixMulNaiveBaseline(const float *a, const float *b, float *ab, int M, int N, int K) {
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
@@ -15,6 +15,7 @@ __global__ void matrixMulNaiveBaseline(const float *a, const float *b, float *ab
 }
 
 cudaError_t launch_naive_baseline(const float *a, const float *b, float *ab, int M, int N, int K) {
-  cudalab::launch(matrixMulNaiveBaseline, matmul_grid(M, N, kNaiveBlock), dim3(kNaiveBlock, kNaiveBlock))(a, b, ab, M, N, K);
+  cudalab::launch(matrixMulNaiveBaseline, matmul_grid(M, N, kNaiveBlock), dim3(kNaiveBlock, kNaiveBlock))(a, b, ab, M,
+                                                                                                          N, K);
   return cudaGetLastError();
 }

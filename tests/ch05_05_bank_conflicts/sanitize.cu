@@ -9,8 +9,8 @@
 // independent of the student's code: it proves the check can fail. `--probe` prints a skip line
 // when there is no GPU.
 #include "bank_conflicts.cuh"
-#include "transpose_check.cuh"
 #include "cudalab/launch.cuh"
+#include "transpose_check.cuh"
 
 #include <cstdio>
 #include <string>
@@ -53,8 +53,8 @@ int main(int argc, char **argv) {
     constexpr int kExhibit = 2 * kTileDim + 5;  // a few blocks show the race
     TransposeData d;
     d.init(kExhibit, kExhibit, 3, 0);
-    cudalab::launch(transposeWithoutBarrier, transpose_grid(kExhibit, kExhibit), transpose_block())(d.input(), d.output(),
-                                                                                       kExhibit, kExhibit);
+    cudalab::launch(transposeWithoutBarrier, transpose_grid(kExhibit, kExhibit), transpose_block())(
+        d.input(), d.output(), kExhibit, kExhibit);
     cudaDeviceSynchronize();
     return 0;
   }

@@ -129,9 +129,9 @@ TEST_F(TransposePerformance, PaddedTileKeepsUpWithATiledCopy) {
   cudalab::TimingOptions opts = options();
   opts.check = data_.sample_check("transposeSharedPadded");
   opts.stop_when_clear_of = cudalab::threshold("padded_vs_copy");
-  cudalab::Comparison cmp =
-      cudalab::compare_kernels([&] { cudalab::launch(copyTiledBaseline, grid, block)(data_.input(), data_.output(), kRows, kCols); },
-                               [&] { launch_transpose_padded(data_.input(), data_.output(), kRows, kCols); }, opts);
+  cudalab::Comparison cmp = cudalab::compare_kernels(
+      [&] { cudalab::launch(copyTiledBaseline, grid, block)(data_.input(), data_.output(), kRows, kCols); },
+      [&] { launch_transpose_padded(data_.input(), data_.output(), kRows, kCols); }, opts);
   cudalab::expect_speedup({"transposeSharedPadded 8191x8197",
                            "2D copy kernel, same grid and 32x8 blocks, 4 floats per thread", cmp,
                            cudalab::threshold("padded_vs_copy"), "padded_vs_copy", data_.bytes()});

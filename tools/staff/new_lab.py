@@ -57,6 +57,12 @@ int blocks_for(long long n, int block);
 /// @brief out[i] = a * in[i] for every i < n, one element per thread of a 1D grid; threads past
 /// the end write nothing.
 __global__ void scaleKernel(const float *in, float *out, float a, long long n);
+
+// In the host test program, each call of a host function above runs in a process of its own
+// (cudalab/apart.hpp, generated per lab); elsewhere the file is not there.
+#if __has_include("cudalab_apart_{topic}.hpp")
+#include "cudalab_apart_{topic}.hpp"
+#endif
 """
 
 
