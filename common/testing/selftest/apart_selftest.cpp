@@ -4,6 +4,7 @@
 // after which the next call starts a new worker. The "lab functions" below stand for a lab's.
 #include "cudalab/apart.hpp"
 
+#include <cuda_runtime.h>
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
@@ -69,6 +70,13 @@ int print_something() {
   return 1;
 }
 
+// The real CUDA runtime in the worker: it cannot open the driver, and says so (as on a machine
+// without one) instead of crashing.
+int ask_the_real_runtime() {
+  int n = -1;
+  return static_cast<int>(cudaGetDeviceCount(&n));
+}
+
 int crash() {
   *static_cast<volatile int *>(nullptr) = 1;
   return 1;
@@ -127,6 +135,11 @@ TEST(Apart, WhatAForgerNeedsFails) {
   EXPECT_EQ(apart<&start_a_program>(), EPERM);
   EXPECT_EQ(apart<&write_to_descriptor_7>(), EPERM);
   EXPECT_EQ(apart<&print_something>(), 1);  // stdout is allowed
+}
+
+TEST(Apart, TheRealRuntimeFailsCleanlyInTheWorker) {
+  EXPECT_NE(apart<&ask_the_real_runtime>(), static_cast<int>(cudaSuccess));
+  EXPECT_EQ(apart<&add>(5, 5), 10);
 }
 
 TEST(Apart, CrashExitAndExceptionFailTheTestAndTheNextCallWorks) {
