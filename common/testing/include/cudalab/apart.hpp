@@ -81,7 +81,7 @@ class Reader {
 
 /// @brief How a value travels between the processes. Defined for trivially copyable types and
 /// std::string; a lab's test support specialises it for a struct with strings in it
-/// (tests/<lab>/apart_codecs.hpp, included by the generated header).
+/// (`tests/<lab>/apart_codecs.hpp`, included by the generated header).
 template <class T, class Enable = void>
 struct Codec;
 
