@@ -194,6 +194,7 @@ def _test_gpu(short: str, topic: str) -> str:
 // first and followed by a guard that must stay untouched.
 #include "{topic}.cuh"
 
+#include "cudalab/launch.cuh"
 #include "cudalab/testing.cuh"
 
 #include <vector>
@@ -214,7 +215,7 @@ std::string scale_error(long long n, int block, std::uint64_t seed) {{
   if (err == cudaSuccess) err = d_out.poison();
   if (err != cudaSuccess) return cudalab::describe_error(err, "test setup", __FILE__, __LINE__);
   const int blocks = static_cast<int>((n + block - 1) / block);  // the test's own count, not the student's
-  scaleKernel<<<blocks, block>>>(d_in.get(), d_out.get(), a, n);
+  cudalab::launch(scaleKernel, blocks, block)(d_in.get(), d_out.get(), a, n);  // the tests never run a stub
   err = cudaGetLastError();
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess) return cudalab::describe_error(err, "scaleKernel", __FILE__, __LINE__) + " (" + ctx + ")";
