@@ -655,6 +655,31 @@ class LabSymbolsTest(unittest.TestCase):
             """))
         self.assertFalse(refused, out)
 
+    def test_code_hidden_from_the_disassembly_is_refused(self):
+        """A jump into the middle of an instruction (a syscall's bytes inside a movabs's immediate, which a
+        linear disassembly reads as data) is refused; jumps and calls the compiler emits, a tail call to
+        another function included, are not."""
+        refused, out = self.check(textwrap.dedent("""\
+            __global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }
+            long hidden(long n) {
+              long r;
+              asm volatile("jmp 1f\\n\\t.byte 0x48, 0xb8\\n1:\\t.byte 0x0f, 0x05\\n\\t.byte 0x90,0x90,0x90,0x90,0x90,0x90\\n"
+                           : "=a"(r) : "a"(n) : "rcx", "r11", "memory");
+              return r;
+            }
+            void launch(int *p) { k<<<1, 32>>>(p); hidden(39); }
+            """))
+        self.assertTrue(refused, out)
+        self.assertIn("labs/x/lab.cu: error: jumps into the middle of an instruction (cmake/CheckLabSymbols.cmake)", out)
+        self.assertNotIn("makes a system call of its own", out)  # the linear disassembly never sees it
+        refused, out = self.check(textwrap.dedent("""\
+            #include <cstdio>
+            __global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }
+            int pick(int x) { switch (x) { case 0: return 3; case 1: return 7; case 2: return 9; default: return x; } }
+            void launch(int *p) { for (int i = 0; i < 4; ++i) if (pick(i) > 5) k<<<1, 32>>>(p); std::printf("%d\\n", pick(3)); }
+            """), flags=("-O3",))
+        self.assertFalse(refused, out)
+
     def test_the_harness_and_launches_it_cannot_see_are_refused_the_device_query_is_not(self):
         refused, out = self.check(textwrap.dedent("""\
             #include <cuda_runtime.h>
