@@ -21,6 +21,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <mutex>
 #include <set>
 #include <string>
@@ -143,29 +144,21 @@ std::vector<sock_filter> filter() {
     jeq(static_cast<std::uint32_t>(nr), 0, 1);
     ret(SECCOMP_RET_ALLOW);
   }
-  // write(fd, ...), writev(fd, ...): stdout and stderr.
-  for (long nr : {long{SYS_write}, long{SYS_writev}}) {
-    jeq(static_cast<std::uint32_t>(nr), 0, 5);
-    ld(offsetof(seccomp_data, args[0]));
-    jeq(1, 2, 0);
-    jeq(2, 1, 0);
+  // System call @p nr allowed only when its argument @p arg is one of @p values.
+  const auto allow_if = [&](long nr, int arg, std::initializer_list<std::uint32_t> values) {
+    const auto n = static_cast<std::uint8_t>(values.size());
+    jeq(static_cast<std::uint32_t>(nr), 0, static_cast<std::uint8_t>(n + 3));
+    ld(offsetof(seccomp_data, args) + arg * sizeof(std::uint64_t));
+    std::uint8_t left = n;
+    for (std::uint32_t v : values) jeq(v, left--, 0);  // to the ALLOW below
     ret(deny);
     ret(SECCOMP_RET_ALLOW);
     ld(offsetof(seccomp_data, nr));
-  }
-  // read(0, ...): stdin.
-  jeq(SYS_read, 0, 4);
-  ld(offsetof(seccomp_data, args[0]));
-  jeq(0, 1, 0);
-  ret(deny);
-  ret(SECCOMP_RET_ALLOW);
-  ld(offsetof(seccomp_data, nr));
-  // ioctl(fd, TCGETS, ...): isatty().
-  jeq(SYS_ioctl, 0, 4);
-  ld(offsetof(seccomp_data, args[1]));
-  jeq(TCGETS, 1, 0);
-  ret(deny);
-  ret(SECCOMP_RET_ALLOW);
+  };
+  allow_if(SYS_write, 0, {1, 2});  // stdout and stderr
+  allow_if(SYS_writev, 0, {1, 2});
+  allow_if(SYS_read, 0, {0});        // stdin
+  allow_if(SYS_ioctl, 1, {TCGETS});  // isatty()
   ret(deny);
   return f;
 }
