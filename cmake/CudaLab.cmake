@@ -951,6 +951,19 @@ endif()
                ${CMAKE_CURRENT_BINARY_DIR}/${exe}_labels.cmake)
 endfunction()
 
+# _cudalab_header_code(<header> <semicolon> <out>): the text of a lab's header as its declarations
+# are read here (the export map, the apart macros): comments, string contents and preprocessor
+# lines taken out, each ";" written as <semicolon> (CMake's list separator).
+function(_cudalab_header_code header semicolon out)
+  file(READ ${header} text)
+  string(REPLACE ";" "${semicolon}" text "${text}")
+  string(REGEX REPLACE "/[*]([^*]|[*]+[^*/])*[*]+/" " " text "${text}")
+  string(REGEX REPLACE "//[^\n]*" "" text "${text}")
+  string(REGEX REPLACE "\"([^\"\\\\]|\\\\.)*\"" "\"\"" text "${text}")
+  string(REGEX REPLACE "(^|\n)[ \t]*#[^\n]*" "\\1" text "${text}")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
 # _cudalab_apart_header(<lab> <dir> <in-process functions>): for each header of labs/<lab>/,
 # <dir>/cudalab_apart_<header>.hpp, which the header includes at its end where it exists (only the
 # host test program's include path has <dir>). It defines for each host function f the header
@@ -971,12 +984,7 @@ function(_cudalab_apart_header lab dir in_process)
   foreach(h IN LISTS headers)
     get_filename_component(stem "${h}" NAME_WE)
     file(READ ${h} original)
-    set(text "${original}")
-    string(REPLACE ";" "@" text "${text}")  # the end of each declaration, as bodies below
-    string(REGEX REPLACE "/[*]([^*]|[*]+[^*/])*[*]+/" " " text "${text}")
-    string(REGEX REPLACE "//[^\n]*" "" text "${text}")
-    string(REGEX REPLACE "\"([^\"\\\\]|\\\\.)*\"" "\"\"" text "${text}")
-    string(REGEX REPLACE "(^|\n)[ \t]*#[^\n]*" "\\1" text "${text}")
+    _cudalab_header_code(${h} "@" text)  # ";" as "@": the end of each declaration, as bodies below
     # Bodies end declarations: a function defined in the header is one declaration, like a struct.
     while(text MATCHES "{[^{}]*}")
       string(REGEX REPLACE "{[^{}]*}" " @ " text "${text}")
@@ -1036,12 +1044,7 @@ function(_cudalab_export_map lab map out)
   set(types "")
   foreach(h IN LISTS headers)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${h})
-    file(READ ${h} text)
-    string(REPLACE ";" " " text "${text}")
-    string(REGEX REPLACE "/[*]([^*]|[*]+[^*/])*[*]+/" " " text "${text}")
-    string(REGEX REPLACE "//[^\n]*" "" text "${text}")
-    string(REGEX REPLACE "\"([^\"\\\\]|\\\\.)*\"" "\"\"" text "${text}")
-    string(REGEX REPLACE "(^|\n)[ \t]*#[^\n]*" "\\1" text "${text}")
+    _cudalab_header_code(${h} " " text)
     string(REGEX MATCHALL "(struct|class)[ \t\n]+[A-Za-z_][A-Za-z0-9_]*" declared "${text}")
     foreach(d IN LISTS declared)
       string(REGEX REPLACE "^(struct|class)[ \t\n]+" "" d "${d}")
