@@ -33,8 +33,9 @@
 #    describe_error (allowed_cudalab below);
 #  - and, as an allowlist, whatever else it uses from outside itself: only names that the libraries
 #    it links define (its DT_NEEDED entries: libc, libstdc++, libgcc, the CUDA runtime, found in
-#    LINK_DIRS), the test program's wrappers of the runtime (__wrap_*) and the host UB checks'
-#    handlers. A helper or checker of the test programs, in whatever namespace, is none of these.
+#    LINK_DIRS) or the C and C++ runtime libraries define (where libstdc++ is linked statically),
+#    the test program's wrappers of the runtime (__wrap_*) and the host UB checks' handlers. A
+#    helper or checker of the test programs, in whatever namespace, is none of these.
 #
 # No lab needs any of them: a kernel, its launcher and a model of the hardware compute and return.
 # A violation is reported with the file and the symbol; the library is removed and the lab's
@@ -598,6 +599,25 @@ if(LIBRARY AND READELF AND LINK_DIRS)
         set(libc_defs ";${defs}")
       endif()
     endforeach()
+    # A toolchain that links the C++ runtime into the library statically (g++ -static-libstdc++,
+    # or a compiler set up to) leaves libstdc++ out of DT_NEEDED, and the copy's weak references
+    # (__cxa_pure_virtual; libitm's _ITM_* through libstdc++'s transactional clones) undefined:
+    # what the C and C++ runtime libraries define is available too, where they are found.
+    if(NOT unchecked)
+      foreach(soname IN ITEMS libstdc++.so.6 libgcc_s.so.1 libm.so.6 libc.so.6 libitm.so.1)
+        foreach(dir IN LISTS LINK_DIRS)
+          if(EXISTS "${dir}/${soname}")
+            execute_process(COMMAND ${NM} -D --defined-only "${dir}/${soname}" OUTPUT_VARIABLE defs RESULT_VARIABLE rc
+                            ERROR_QUIET)
+            if(rc EQUAL 0)
+              string(REGEX REPLACE "[0-9a-fA-F]* [A-Za-z] ([^@\n]+)[^\n]*\n" "\\1;" defs "${defs}")
+              string(APPEND available "${defs}")
+            endif()
+            break()
+          endif()
+        endforeach()
+      endforeach()
+    endif()
     if(unchecked)
       message(WARNING "cuda-labs: ${LIBRARY}: ${unchecked} was not found in ${LINK_DIRS}: what the lab's code uses "
                       "from outside itself was not checked (cmake/CheckLabSymbols.cmake)")
