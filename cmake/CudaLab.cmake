@@ -1263,6 +1263,9 @@ function(cudalab_add_lab lab)
   if(own_test_sources)
     add_library(${lab}_tests_support STATIC ${own_test_sources})
     cudalab_cuda_target(${lab}_tests_support)
+    # The tests' own helpers call the lab's host functions as the test programs do (below).
+    target_include_directories(${lab}_tests_support PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/apart)
+    target_compile_definitions(${lab}_tests_support PRIVATE CUDALAB_APART_GPU=1)
     if(ARG_SEPARABLE)
       # Device-link once, in the executables; linked on its own, this library would hide the
       # lab's device-link registration from them.
@@ -1291,12 +1294,14 @@ function(cudalab_add_lab lab)
       target_link_libraries(cudalab_technique_checks PRIVATE cudalab::testing)
     endif()
   endif()
+  # The test programs call the lab's host functions in a process of their own (cudalab/apart.hpp):
+  # the lab's header ends by including cudalab_apart_<header>.hpp where it exists, which only their
+  # include paths have (not the lab's library, its demo or the tests' support libraries).
+  if(ARG_HOST_TESTS OR ARG_GPU_TESTS OR ARG_PERF_TESTS)
+    _cudalab_apart_header(${lab} ${CMAKE_CURRENT_BINARY_DIR}/apart "${ARG_HOST_IN_PROCESS}")
+  endif()
   if(ARG_HOST_TESTS)
     _cudalab_test_executable(${lab} correctness host ${ARG_TIMEOUT} ${ARG_PERF_TIMEOUT} ${ARG_HOST_TESTS})
-    # The host tests call the lab's host functions in a process of their own (cudalab/apart.hpp):
-    # the lab's header ends by including cudalab_apart_<header>.hpp where it exists, which only
-    # this program's include path has.
-    _cudalab_apart_header(${lab} ${CMAKE_CURRENT_BINARY_DIR}/apart "${ARG_HOST_IN_PROCESS}")
     target_include_directories(${lab}_correctness_host PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/apart)
   endif()
   if(technique_declared)
@@ -1323,6 +1328,16 @@ const std::vector<std::string> &technique::generated::student_ptx() {
   if(ARG_PERF_TESTS)
     _cudalab_test_executable(${lab} performance gpu ${ARG_TIMEOUT} ${ARG_PERF_TIMEOUT} ${ARG_PERF_TESTS})
   endif()
+  # In the GPU test programs the runtime functions a lab's model or device query asks are the test
+  # program's (apart_runtime.cpp), and a launcher (given device buffers) is still called directly.
+  foreach(exe IN ITEMS ${lab}_correctness_gpu ${lab}_performance_gpu)
+    if(TARGET ${exe})
+      target_include_directories(${exe} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/apart)
+      target_compile_definitions(${exe} PRIVATE CUDALAB_APART_GPU=1)
+      target_link_libraries(${exe} PRIVATE $<TARGET_OBJECTS:cudalab_apart_runtime>)
+      add_dependencies(${exe} cudalab_apart_runtime)
+    endif()
+  endforeach()
   get_property(used GLOBAL PROPERTY CUDALAB_SERIAL_USED)
   foreach(entry IN LISTS ARG_SERIAL_TESTS)
     if(NOT entry IN_LIST used)

@@ -20,9 +20,11 @@
 /// of the running test, the fault injection's count) stays the test program's.
 ///
 /// Launchers (functions that write device buffers) are declared HOST_IN_PROCESS in their lab's
-/// cudalab_add_lab() and called directly. The GPU test programs call every function directly for
-/// now (docs/instructor-guide.md, "The judge outside the lab's process"). CUDALAB_APART=0 makes
-/// every call direct, for a debugger.
+/// cudalab_add_lab() and called directly. The GPU test programs (CUDALAB_APART_GPU) run the same
+/// way every function whose parameters can travel; there the CUDA runtime functions that a lab's
+/// model or device query asks are the test program's (apart_runtime.cpp: the worker never talks to
+/// the GPU), and a function given device buffers (a launcher) is still called directly, for now
+/// (docs/grading.md, "Not closed"). CUDALAB_APART=0 makes every call direct, for a debugger.
 #pragma once
 
 #include <algorithm>
@@ -87,6 +89,15 @@ struct Codec;
 
 template <class T>
 struct Codec<T, std::enable_if_t<std::is_trivially_copyable_v<T> && !std::is_pointer_v<T>>> {
+  static bool put(Writer &w, const T &v) { return w.put(&v, sizeof v); }
+  static bool get(Reader &r, T &v) { return r.get(&v, sizeof v); }
+};
+
+/// A function pointer or `const void *` (a kernel that a lab's function hands back): an address,
+/// the same in the worker, a copy of the test program (launching anything else only fails).
+template <class T>
+struct Codec<T, std::enable_if_t<std::is_pointer_v<T> && (std::is_function_v<std::remove_pointer_t<T>> ||
+                                                          std::is_same_v<T, const void *>)>> {
   static bool put(Writer &w, const T &v) { return w.put(&v, sizeof v); }
   static bool get(Reader &r, T &v) { return r.get(&v, sizeof v); }
 };
@@ -172,6 +183,25 @@ constexpr Kind kind_of() {
   } else {
     return Kind::value;
   }
+}
+
+/// Whether parameter @p I (of type @p P) of the lab's function @p F can travel to the worker: not a
+/// pointer to data of unknown length (a device buffer, a host array without ArrayParam).
+template <auto F, std::size_t I, class P>
+constexpr bool travels() {
+  using NoRef = std::remove_reference_t<P>;
+  if constexpr (std::is_pointer_v<NoRef> && !std::is_lvalue_reference_v<P>) {
+    using T = std::remove_pointer_t<NoRef>;
+    if constexpr (std::is_function_v<T> || std::is_same_v<T, const void>) return true;
+    if constexpr (!std::is_const_v<T>) return std::is_class_v<T>;
+    return ArrayParam<F, I>::count_param >= 0;
+  }
+  return true;
+}
+
+template <auto F, class... P, std::size_t... I>
+constexpr bool all_travel(std::index_sequence<I...>) {
+  return (travels<F, I, P>() && ...);
 }
 
 /// One parameter on the receiving side: its value read from the request, the argument passed,
@@ -474,9 +504,18 @@ struct Apart<F> {
   /// @brief F(args...) in the worker; on a crash, exit, exception or a result that cannot travel
   /// back, the current test fails with the reason and a value-initialised result is returned.
   R operator()(P... args) const {
-    if (!detail::active()) return F(std::forward<P>(args)...);
-    const auto refs = std::forward_as_tuple(args...);
-    return detail::call<F, true>(name, refs, std::index_sequence_for<P...>{});
+#ifdef CUDALAB_APART_GPU
+    // In a GPU test program a function given device buffers (a launcher) still runs in the test
+    // program: its launches and copies would have to be made there (docs/grading.md, "Not closed").
+    if constexpr (!detail::all_travel<F, P...>(std::index_sequence_for<P...>{})) {
+      return F(std::forward<P>(args)...);
+    } else
+#endif
+    {
+      if (!detail::active()) return F(std::forward<P>(args)...);
+      const auto refs = std::forward_as_tuple(args...);
+      return detail::call<F, true>(name, refs, std::index_sequence_for<P...>{});
+    }
   }
 };
 

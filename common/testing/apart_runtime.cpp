@@ -1,0 +1,98 @@
+// The CUDA runtime as the worker of cudalab::apart sees it in a GPU test program: the runtime
+// functions that a lab's model or device query may ask (the device's properties and attributes, a
+// kernel's attributes and occupancy, versions, free memory, the last error) are defined here, in
+// the test program, so that a lab's library binds to them. In the test program each calls the
+// runtime's own; in the worker (a fork of the test program that must not talk to the GPU: its
+// seccomp filter refuses the driver's system calls) each is answered by the test program
+// (cudalab::apart::in_parent). Linked into the GPU test programs only: the host test programs
+// define synthetic ones of their own.
+#include "cudalab/apart.hpp"
+
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+// The runtime's name of a function (CUDA 12 renames some by macro, e.g. cudaGetDeviceProperties
+// to cudaGetDeviceProperties_v2): the name the macro expands to.
+#define CUDALAB_NAME_OF(f) CUDALAB_NAME_OF2(f)
+#define CUDALAB_NAME_OF2(f) #f
+
+/// @brief The runtime's own function @p name: the next definition after this program's.
+template <class Fn>
+Fn runtime(const char *name) {
+  void *sym = dlsym(RTLD_NEXT, name);
+  if (sym == nullptr) {
+    std::fprintf(stderr, "cudalab: the CUDA runtime has no %s (%s)\n", name, dlerror());
+    std::abort();
+  }
+  return reinterpret_cast<Fn>(sym);
+}
+
+// One line per function: `real_<f>` calls the runtime's own (in the test program, where
+// in_parent runs it), and the definition of f routes the call.
+#define CUDALAB_RUNTIME_REAL(f, params, args)                                              \
+  cudaError_t real_##f params {                                                            \
+    static const auto fn = runtime<cudaError_t(*) params>(CUDALAB_NAME_OF(f));             \
+    return fn args;                                                                        \
+  }
+
+CUDALAB_RUNTIME_REAL(cudaGetDevice, (int *device), (device))
+CUDALAB_RUNTIME_REAL(cudaGetDeviceCount, (int *count), (count))
+CUDALAB_RUNTIME_REAL(cudaGetDeviceProperties, (cudaDeviceProp * prop, int device), (prop, device))
+CUDALAB_RUNTIME_REAL(cudaDeviceGetAttribute, (int *value, cudaDeviceAttr attr, int device), (value, attr, device))
+CUDALAB_RUNTIME_REAL(cudaDeviceGetLimit, (std::size_t * value, cudaLimit limit), (value, limit))
+CUDALAB_RUNTIME_REAL(cudaRuntimeGetVersion, (int *version), (version))
+CUDALAB_RUNTIME_REAL(cudaDriverGetVersion, (int *version), (version))
+CUDALAB_RUNTIME_REAL(cudaMemGetInfo, (std::size_t * free, std::size_t *total), (free, total))
+CUDALAB_RUNTIME_REAL(cudaFuncGetAttributes, (cudaFuncAttributes * attr, const void *func), (attr, func))
+CUDALAB_RUNTIME_REAL(cudaFuncSetAttribute, (const void *func, cudaFuncAttribute attr, int value),
+                     (func, attr, value))
+CUDALAB_RUNTIME_REAL(cudaOccupancyMaxActiveBlocksPerMultiprocessor,
+                     (int *blocks, const void *func, int threads, std::size_t shared), (blocks, func, threads, shared))
+CUDALAB_RUNTIME_REAL(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+                     (int *blocks, const void *func, int threads, std::size_t shared, unsigned int flags),
+                     (blocks, func, threads, shared, flags))
+CUDALAB_RUNTIME_REAL(cudaGetLastError, (), ())
+CUDALAB_RUNTIME_REAL(cudaPeekAtLastError, (), ())
+
+}  // namespace
+
+using cudalab::apart::in_parent;
+
+cudaError_t cudaGetDevice(int *device) { return in_parent<&real_cudaGetDevice>(device); }
+cudaError_t cudaGetDeviceCount(int *count) { return in_parent<&real_cudaGetDeviceCount>(count); }
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
+  return in_parent<&real_cudaGetDeviceProperties>(prop, device);
+}
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+  return in_parent<&real_cudaDeviceGetAttribute>(value, attr, device);
+}
+cudaError_t cudaDeviceGetLimit(std::size_t *value, cudaLimit limit) {
+  return in_parent<&real_cudaDeviceGetLimit>(value, limit);
+}
+cudaError_t cudaRuntimeGetVersion(int *version) { return in_parent<&real_cudaRuntimeGetVersion>(version); }
+cudaError_t cudaDriverGetVersion(int *version) { return in_parent<&real_cudaDriverGetVersion>(version); }
+cudaError_t cudaMemGetInfo(std::size_t *free, std::size_t *total) {
+  return in_parent<&real_cudaMemGetInfo>(free, total);
+}
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {
+  return in_parent<&real_cudaFuncGetAttributes>(attr, func);
+}
+cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) {
+  return in_parent<&real_cudaFuncSetAttribute>(func, attr, value);
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int threads,
+                                                          std::size_t shared) {
+  return in_parent<&real_cudaOccupancyMaxActiveBlocksPerMultiprocessor>(blocks, func, threads, shared);
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int threads,
+                                                                   std::size_t shared, unsigned int flags) {
+  return in_parent<&real_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags>(blocks, func, threads, shared,
+                                                                                 flags);
+}
+cudaError_t cudaGetLastError() { return in_parent<&real_cudaGetLastError>(); }
+cudaError_t cudaPeekAtLastError() { return in_parent<&real_cudaPeekAtLastError>(); }
