@@ -28,10 +28,11 @@
 #                              with Nsight Compute or size their data from the free GPU memory.
 #                              Performance tests always do. Configuring fails when a test source
 #                              calls such a function in a suite or test not declared here.
-#     [HOST_IN_PROCESS <function>...]  functions of the lab's header that the host tests call in
-#                              the test program itself (launchers that write device buffers); every
-#                              other host function of the header they call runs in a process of its
-#                              own (cudalab/apart.hpp, <lab>_apart.hpp below)
+#     [HOST_IN_PROCESS <function>...]  functions of the lab's header that the tests call in
+#                              the test program itself (launchers that write device buffers; in the
+#                              GPU tests every function given a device buffer is); every other host
+#                              function of the header they call runs in a process of its own
+#                              (cudalab/apart.hpp, <lab>_apart.hpp below)
 #     [TIMEOUT <s>]            watchdog budget of a correctness test (default CUDALAB_KERNEL_TIMEOUT)
 #     [PERF_TIMEOUT <s>]       budget of the tests that run alone: timed, Nsight Compute and
 #                              compute-sanitizer tests, and those sized from the free GPU memory
@@ -966,7 +967,7 @@ endfunction()
 
 # _cudalab_apart_header(<lab> <dir> <in-process functions>): for each header of labs/<lab>/,
 # <dir>/cudalab_apart_<header>.hpp, which the header includes at its end where it exists (only the
-# host test program's include path has <dir>). It defines for each host function f the header
+# test programs' and their helper libraries' include paths have <dir>). It defines for each host function f the header
 # declares a macro that makes every later call `f(...)` a call of
 # `cudalab::apart::Apart<&::f>{"f"}`: the function runs in a child process that can do nothing but
 # answer (cudalab/apart.hpp). Left out: kernels, inline, constexpr and template functions (the
