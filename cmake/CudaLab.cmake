@@ -965,6 +965,18 @@ function(_cudalab_header_code header semicolon out)
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()
 
+# _cudalab_apart_on_gpu(<program>): a program of the lab's directory that uses the GPU (its GPU
+# tests, sanitizer driver, profile target) calls the lab's host functions as the host tests do,
+# in the worker (cudalab/apart.hpp), where the runtime functions a lab's model or device query
+# asks are the program's own (common/testing/apart_runtime.cpp); a function given device buffers
+# (a launcher) is still called directly.
+function(_cudalab_apart_on_gpu program)
+  target_include_directories(${program} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/apart)
+  target_compile_definitions(${program} PRIVATE CUDALAB_APART_GPU=1)
+  target_link_libraries(${program} PRIVATE $<TARGET_OBJECTS:cudalab_apart_runtime>)
+  add_dependencies(${program} cudalab_apart_runtime)
+endfunction()
+
 # _cudalab_apart_header(<lab> <dir> <in-process functions>): for each header of labs/<lab>/,
 # <dir>/cudalab_apart_<header>.hpp, which the header includes at its end where it exists (only the
 # test programs' and their helper libraries' include paths have <dir>). It defines for each host function f the header
@@ -1298,7 +1310,7 @@ function(cudalab_add_lab lab)
   # The test programs call the lab's host functions in a process of their own (cudalab/apart.hpp):
   # the lab's header ends by including cudalab_apart_<header>.hpp where it exists, which only their
   # include paths have (not the lab's library, its demo or the tests' support libraries).
-  if(ARG_HOST_TESTS OR ARG_GPU_TESTS OR ARG_PERF_TESTS)
+  if(ARG_HOST_TESTS OR ARG_GPU_TESTS OR ARG_PERF_TESTS OR ARG_SANITIZER_DRIVER)
     _cudalab_apart_header(${lab} ${CMAKE_CURRENT_BINARY_DIR}/apart "${ARG_HOST_IN_PROCESS}")
   endif()
   if(ARG_HOST_TESTS)
@@ -1329,14 +1341,9 @@ const std::vector<std::string> &technique::generated::student_ptx() {
   if(ARG_PERF_TESTS)
     _cudalab_test_executable(${lab} performance gpu ${ARG_TIMEOUT} ${ARG_PERF_TIMEOUT} ${ARG_PERF_TESTS})
   endif()
-  # In the GPU test programs the runtime functions a lab's model or device query asks are the test
-  # program's (apart_runtime.cpp), and a launcher (given device buffers) is still called directly.
   foreach(exe IN ITEMS ${lab}_correctness_gpu ${lab}_performance_gpu)
     if(TARGET ${exe})
-      target_include_directories(${exe} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/apart)
-      target_compile_definitions(${exe} PRIVATE CUDALAB_APART_GPU=1)
-      target_link_libraries(${exe} PRIVATE $<TARGET_OBJECTS:cudalab_apart_runtime>)
-      add_dependencies(${exe} cudalab_apart_runtime)
+      _cudalab_apart_on_gpu(${exe})
     endif()
   endforeach()
   get_property(used GLOBAL PROPERTY CUDALAB_SERIAL_USED)
@@ -1395,6 +1402,7 @@ endif()
       set_target_properties(${driver} PROPERTIES CUDA_SEPARABLE_COMPILATION ON)
     endif()
     target_link_libraries(${driver} PRIVATE ${lab}_tests_support)
+    _cudalab_apart_on_gpu(${driver})
     foreach(check IN LISTS ARG_SANITIZER_CHECKS)
       string(REPLACE ":" ";" parts "${check}")
       list(GET parts 0 tool)
@@ -1588,6 +1596,7 @@ function(cudalab_add_ncu_target lab source)
   cudalab_cuda_target(${target})
   _cudalab_build_through_launcher(${lab} ${target})
   target_link_libraries(${target} PRIVATE ${lab}_tests_support)
+  _cudalab_apart_on_gpu(${target})
   find_program(CUDALAB_NCU ncu HINTS ${CUDAToolkit_BIN_DIR} /usr/local/cuda/bin)
   set(ncu "")
   if(CUDALAB_NCU)
