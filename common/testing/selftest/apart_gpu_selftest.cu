@@ -7,6 +7,7 @@
 #include "cudalab/launch.cuh"
 #include "cudalab/launch_checks.hpp"
 #include "cudalab/testing.cuh"
+#include "selftest_program.hpp"
 
 #include <cuda_runtime.h>
 #include <fcntl.h>
@@ -16,15 +17,7 @@
 #include <cstring>
 #include <string>
 
-// A lab's test program gets these from its grading.json (cmake/CudaLab.cmake).
-namespace cudalab::testing::detail {
-const ErrorPromise kErrorPromises[] = {{nullptr, false, false}};
-}  // namespace cudalab::testing::detail
-namespace cudalab::detail {
-const char *const kLabName = "apart_gpu_selftest";
-const char *const kThresholdOverrides = "";
-const ThresholdEntry kThresholds[] = {{nullptr, 0.0, nullptr}};
-}  // namespace cudalab::detail
+CUDALAB_SELFTEST_PROGRAM("apart_gpu_selftest")
 
 namespace {
 

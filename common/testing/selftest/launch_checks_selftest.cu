@@ -6,18 +6,12 @@
 #include "cudalab/launch_checks.hpp"
 #include "cudalab/launch_recorder.hpp"
 #include "cudalab/testing.cuh"
+#include "selftest_program.hpp"
 
 #include <cstdint>
 #include <vector>
 
-namespace cudalab::testing::detail {
-const ErrorPromise kErrorPromises[] = {{nullptr, false, false}};
-}  // namespace cudalab::testing::detail
-namespace cudalab::detail {
-const char *const kLabName = "launch_checks_selftest";
-const char *const kThresholdOverrides = "";
-const ThresholdEntry kThresholds[] = {{nullptr, 0.0, nullptr}};
-}  // namespace cudalab::detail
+CUDALAB_SELFTEST_PROGRAM("launch_checks_selftest")
 
 namespace {
 
