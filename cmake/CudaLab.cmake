@@ -970,11 +970,21 @@ endfunction()
 # in the worker (cudalab/apart.hpp), where the runtime functions a lab's model or device query
 # asks are the program's own (common/testing/apart_runtime.cpp); a function given device buffers
 # (a launcher) is still called directly.
+# With -DCUDALAB_APART_LAUNCHERS=ON the launchers run in the worker too, their launches, copies,
+# waits and allocations carried out by the program (common/testing/apart_launchers.cpp).
 function(_cudalab_apart_on_gpu program)
   target_include_directories(${program} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/apart)
   target_compile_definitions(${program} PRIVATE CUDALAB_APART_GPU=1)
   target_link_libraries(${program} PRIVATE $<TARGET_OBJECTS:cudalab_apart_runtime>)
   add_dependencies(${program} cudalab_apart_runtime)
+  if(CUDALAB_APART_LAUNCHERS)
+    target_compile_definitions(${program} PRIVATE CUDALAB_APART_LAUNCHERS=1)
+    set(served cudalab_apart_launchers)
+  else()
+    set(served cudalab_apart_served)  # a model's waits and frees in the worker; launchers in the program
+  endif()
+  target_link_libraries(${program} PRIVATE $<TARGET_OBJECTS:${served}>)
+  add_dependencies(${program} ${served})
 endfunction()
 
 # _cudalab_apart_header(<lab> <dir> <in-process functions>): for each header of labs/<lab>/,
@@ -1278,7 +1288,8 @@ function(cudalab_add_lab lab)
     cudalab_cuda_target(${lab}_tests_support)
     # The tests' own helpers call the lab's host functions as the test programs do (below).
     target_include_directories(${lab}_tests_support PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/apart)
-    target_compile_definitions(${lab}_tests_support PRIVATE CUDALAB_APART_GPU=1)
+    target_compile_definitions(${lab}_tests_support PRIVATE CUDALAB_APART_GPU=1
+                               $<$<BOOL:${CUDALAB_APART_LAUNCHERS}>:CUDALAB_APART_LAUNCHERS=1>)
     if(ARG_SEPARABLE)
       # Device-link once, in the executables; linked on its own, this library would hide the
       # lab's device-link registration from them.

@@ -10,6 +10,8 @@
 // runtime function, in_parent), which the test program answers with 'R' (->parent_result).
 #include "cudalab/apart.hpp"
 
+#include "apart_runtime.hpp"
+
 #include "cudalab/settings.hpp"
 
 #include <gtest/gtest.h>
@@ -327,6 +329,17 @@ std::mutex &call_mutex() {
 }  // namespace
 
 bool in_worker() { return is_worker; }
+
+namespace {
+const WorkerRuntime *worker_table = nullptr;  // apart_launchers.cpp, where launchers run apart
+}  // namespace
+
+const WorkerRuntime *worker_runtime() { return is_worker ? worker_table : nullptr; }
+
+bool set_worker_runtime(const WorkerRuntime *table) {
+  worker_table = table;
+  return true;
+}
 
 bool answers_locally() { return local_now; }
 

@@ -1,6 +1,7 @@
 // The CUDA runtime as the worker of cudalab::apart sees it in a GPU test program: the runtime
-// functions that a lab's model or device query may ask (the device's properties and attributes, a
-// kernel's attributes and occupancy, versions, free memory, the last error) are defined here, in
+// functions that a lab's model or device query may ask (the device's properties, attributes, flags
+// and cache configuration, the current device, a kernel's attributes and occupancy, versions, free
+// memory, the last error) are defined here, in
 // the test program, so that a lab's library binds to them. In the test program each calls the
 // runtime's own; in the worker (a fork of the test program that must not talk to the GPU: its
 // seccomp filter refuses the driver's system calls) each is answered by the test program
@@ -34,10 +35,10 @@ Fn runtime(const char *name) {
 
 // One line per function: `real_<f>` calls the runtime's own (in the test program, where
 // in_parent runs it), and the definition of f routes the call.
-#define CUDALAB_RUNTIME_REAL(f, params, args)                                              \
-  cudaError_t real_##f params {                                                            \
-    static const auto fn = runtime<cudaError_t(*) params>(CUDALAB_NAME_OF(f));             \
-    return fn args;                                                                        \
+#define CUDALAB_RUNTIME_REAL(f, params, args)                                  \
+  cudaError_t real_##f params {                                                \
+    static const auto fn = runtime<cudaError_t(*) params>(CUDALAB_NAME_OF(f)); \
+    return fn args;                                                            \
   }
 
 CUDALAB_RUNTIME_REAL(cudaGetDevice, (int *device), (device))
@@ -49,13 +50,18 @@ CUDALAB_RUNTIME_REAL(cudaRuntimeGetVersion, (int *version), (version))
 CUDALAB_RUNTIME_REAL(cudaDriverGetVersion, (int *version), (version))
 CUDALAB_RUNTIME_REAL(cudaMemGetInfo, (std::size_t * free, std::size_t *total), (free, total))
 CUDALAB_RUNTIME_REAL(cudaFuncGetAttributes, (cudaFuncAttributes * attr, const void *func), (attr, func))
-CUDALAB_RUNTIME_REAL(cudaFuncSetAttribute, (const void *func, cudaFuncAttribute attr, int value),
-                     (func, attr, value))
+CUDALAB_RUNTIME_REAL(cudaFuncSetAttribute, (const void *func, cudaFuncAttribute attr, int value), (func, attr, value))
 CUDALAB_RUNTIME_REAL(cudaOccupancyMaxActiveBlocksPerMultiprocessor,
                      (int *blocks, const void *func, int threads, std::size_t shared), (blocks, func, threads, shared))
 CUDALAB_RUNTIME_REAL(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
                      (int *blocks, const void *func, int threads, std::size_t shared, unsigned int flags),
                      (blocks, func, threads, shared, flags))
+CUDALAB_RUNTIME_REAL(cudaOccupancyAvailableDynamicSMemPerBlock,
+                     (std::size_t * shared, const void *func, int blocks, int threads), (shared, func, blocks, threads))
+CUDALAB_RUNTIME_REAL(cudaSetDevice, (int device), (device))
+CUDALAB_RUNTIME_REAL(cudaGetDeviceFlags, (unsigned int *flags), (flags))
+CUDALAB_RUNTIME_REAL(cudaDeviceGetCacheConfig, (cudaFuncCache * config), (config))
+CUDALAB_RUNTIME_REAL(cudaFuncSetCacheConfig, (const void *func, cudaFuncCache config), (func, config))
 CUDALAB_RUNTIME_REAL(cudaGetLastError, (), ())
 CUDALAB_RUNTIME_REAL(cudaPeekAtLastError, (), ())
 
@@ -91,8 +97,18 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const voi
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *func, int threads,
                                                                    std::size_t shared, unsigned int flags) {
-  return in_parent<&real_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags>(blocks, func, threads, shared,
-                                                                                 flags);
+  return in_parent<&real_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags>(blocks, func, threads, shared, flags);
+}
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(std::size_t *shared, const void *func, int blocks, int threads) {
+  return in_parent<&real_cudaOccupancyAvailableDynamicSMemPerBlock>(shared, func, blocks, threads);
+}
+cudaError_t cudaSetDevice(int device) { return in_parent<&real_cudaSetDevice>(device); }
+cudaError_t cudaGetDeviceFlags(unsigned int *flags) { return in_parent<&real_cudaGetDeviceFlags>(flags); }
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *config) {
+  return in_parent<&real_cudaDeviceGetCacheConfig>(config);
+}
+cudaError_t cudaFuncSetCacheConfig(const void *func, cudaFuncCache config) {
+  return in_parent<&real_cudaFuncSetCacheConfig>(func, config);
 }
 cudaError_t cudaGetLastError() { return in_parent<&real_cudaGetLastError>(); }
 cudaError_t cudaPeekAtLastError() { return in_parent<&real_cudaPeekAtLastError>(); }

@@ -3,6 +3,7 @@
 #include "cudalab/launch_checks.hpp"
 #include "cudalab/timing.cuh"
 
+#include "apart_runtime.hpp"
 #include "real_symbol.hpp"
 
 #include <algorithm>
@@ -159,6 +160,8 @@ cudaError_t recorded_launch(const void *func, cudaKernel_t handle, dim3 grid, di
 
 extern "C" cudaError_t __wrap_cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, std::size_t shared,
                                                cudaStream_t stream) {
+  if (const auto *w = cudalab::apart::detail::worker_runtime())
+    return w->launch(func, nullptr, grid, block, args, shared, stream, false);
   static const auto forward = cudalab::detail::real_symbol<cudalab::LaunchByFunc>("cudaLaunchKernel");
   return recorded_launch(func, nullptr, grid, block, shared, stream,
                          [&] { return forward(func, grid, block, args, shared, stream); });
@@ -166,6 +169,8 @@ extern "C" cudaError_t __wrap_cudaLaunchKernel(const void *func, dim3 grid, dim3
 
 extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
                                                  std::size_t shared, cudaStream_t stream) {
+  if (const auto *w = cudalab::apart::detail::worker_runtime())
+    return w->launch(nullptr, kernel, grid, block, args, shared, stream, false);
   static const auto forward = cudalab::detail::real_symbol<cudalab::LaunchByHandle>("__cudaLaunchKernel");
   return recorded_launch(nullptr, kernel, grid, block, shared, stream,
                          [&] { return forward(kernel, grid, block, args, shared, stream); });
@@ -173,6 +178,8 @@ extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid,
 
 extern "C" cudaError_t __wrap_cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
                                                           std::size_t shared, cudaStream_t stream) {
+  if (const auto *w = cudalab::apart::detail::worker_runtime())
+    return w->launch(func, nullptr, grid, block, args, shared, stream, true);
   static const auto forward = cudalab::detail::real_symbol<cudalab::LaunchByFunc>("cudaLaunchCooperativeKernel");
   return recorded_launch(func, nullptr, grid, block, shared, stream,
                          [&] { return forward(func, grid, block, args, shared, stream); });

@@ -48,6 +48,15 @@ Seen ask_the_runtime(int device) {
   return s;
 }
 
+/// A device query that starts the way old examples do (cudaFree(0) and a wait, to make the
+/// context) and selects the device: the test program serves all of it.
+int count_after_init() {
+  if (cudaFree(nullptr) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess || cudaSetDevice(0) != cudaSuccess)
+    return -1;
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : -2;
+}
+
 /// What a forger would try from the worker: the GPU's device file, a file of its own (errno).
 int open_the_gpu() {
   const int fd = open("/dev/nvidiactl", O_RDWR);
@@ -74,7 +83,8 @@ int launch_fill(int *d_out, int value) {
 
 }  // namespace
 
-#define APART(f) ::cudalab::apart::Apart<&f> { #f }
+#define APART(f) \
+  ::cudalab::apart::Apart<&f> { #f }
 
 class ApartGpu : public cudalab::GpuTest {};
 
@@ -94,6 +104,12 @@ TEST_F(ApartGpu, DeviceQueriesInTheWorkerSeeWhatTheTestProgramSees) {
   EXPECT_EQ(apart.runtime_version, direct.runtime_version);
   EXPECT_EQ(std::string(apart.name), std::string(direct.name));
   EXPECT_GT(apart.sm_count, 0);
+}
+
+TEST_F(ApartGpu, AQueryThatInitialisesTheContextWorksInTheWorker) {
+  int count = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+  EXPECT_EQ(APART(count_after_init)(), count);
 }
 
 TEST_F(ApartGpu, TheWorkerReachesNeitherTheGpuNorAFile) {

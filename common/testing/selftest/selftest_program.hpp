@@ -9,12 +9,12 @@
 
 /// Defines the generated tables of a test program named @p name, with no thresholds, overrides or
 /// error promises. Use once, at namespace scope, in a self-test's source.
-#define CUDALAB_SELFTEST_PROGRAM(name)                                   \
-  namespace cudalab::testing::detail {                                   \
-  const ErrorPromise kErrorPromises[] = {{nullptr, false, false}};       \
-  }                                                                      \
-  namespace cudalab::detail {                                            \
-  const char *const kLabName = name;                                     \
-  const char *const kThresholdOverrides = "";                            \
-  const ThresholdEntry kThresholds[] = {{nullptr, 0.0, nullptr}};        \
+#define CUDALAB_SELFTEST_PROGRAM(name)                             \
+  namespace cudalab::testing::detail {                             \
+  const ErrorPromise kErrorPromises[] = {{nullptr, false, false}}; \
+  }                                                                \
+  namespace cudalab::detail {                                      \
+  const char *const kLabName = name;                               \
+  const char *const kThresholdOverrides = "";                      \
+  const ThresholdEntry kThresholds[] = {{nullptr, 0.0, nullptr}};  \
   }

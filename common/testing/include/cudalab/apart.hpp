@@ -96,8 +96,8 @@ struct Codec<T, std::enable_if_t<std::is_trivially_copyable_v<T> && !std::is_poi
 /// A function pointer or `const void *` (a kernel that a lab's function hands back): an address,
 /// the same in the worker, a copy of the test program (launching anything else only fails).
 template <class T>
-struct Codec<T, std::enable_if_t<std::is_pointer_v<T> && (std::is_function_v<std::remove_pointer_t<T>> ||
-                                                          std::is_same_v<T, const void *>)>> {
+struct Codec<T, std::enable_if_t<std::is_pointer_v<T> &&
+                                 (std::is_function_v<std::remove_pointer_t<T>> || std::is_same_v<T, const void *>)>> {
   static bool put(Writer &w, const T &v) { return w.put(&v, sizeof v); }
   static bool get(Reader &r, T &v) { return r.get(&v, sizeof v); }
 };
@@ -136,11 +136,31 @@ struct Fields {
 };
 
 /// @brief Declares that parameter @p I of the lab's function @p F is an array whose length is
-/// parameter count_param (specialise with count_param set; e.g. ch05_05's warp_conflict_degree).
+/// parameter count_param (specialise with count_param set; e.g. ch05_05's warp_conflict_degree),
+/// or always `length` elements (specialise with length set; e.g. ch05_03's setCoefficientSets).
 template <auto F, std::size_t I>
 struct ArrayParam {
   static constexpr int count_param = -1;
+  static constexpr std::size_t length = 0;
 };
+
+namespace detail {
+/// Whether ArrayParam<F, I> gives the parameter a length (a specialisation may set only one member).
+template <auto F, std::size_t I, class = void>
+struct fixed_length : std::integral_constant<std::size_t, 0> {};
+template <auto F, std::size_t I>
+struct fixed_length<F, I, std::void_t<decltype(ArrayParam<F, I>::length)>>
+    : std::integral_constant<std::size_t, ArrayParam<F, I>::length> {};
+template <auto F, std::size_t I, class = void>
+struct count_param : std::integral_constant<int, -1> {};
+template <auto F, std::size_t I>
+struct count_param<F, I, std::void_t<decltype(ArrayParam<F, I>::count_param)>>
+    : std::integral_constant<int, ArrayParam<F, I>::count_param> {};
+template <auto F, std::size_t I>
+constexpr bool has_length() {
+  return count_param<F, I>::value >= 0 || fixed_length<F, I>::value > 0;
+}
+}  // namespace detail
 
 namespace detail {
 
@@ -155,7 +175,7 @@ using Invoker = bool (*)(Reader &in, Writer &out, char *why);
 /// reference: its pointee travels there and back; a null pointer stays null); an array of
 /// ArrayParam's length; or an address kept as it is (code: a kernel or function pointer, const
 /// void *), valid in the worker because it is a copy of the test program.
-enum class Kind { value, out_pointer, out_reference, array, address };
+enum class Kind { value, out_pointer, out_reference, array, address, device };
 
 /// @p lab: a parameter of the lab's function, where a non-const pointer to numbers would be a
 /// buffer of unknown length (not allowed); otherwise of a runtime function served by the test
@@ -171,8 +191,12 @@ constexpr Kind kind_of() {
       return Kind::address;
     } else if constexpr (!std::is_const_v<T> && (std::is_class_v<T> || !lab)) {
       return Kind::out_pointer;
-    } else if constexpr (std::is_const_v<T> && ArrayParam<F, I>::count_param >= 0) {
+    } else if constexpr (std::is_const_v<T> && has_length<F, I>()) {
       return Kind::array;
+#ifdef CUDALAB_APART_LAUNCHERS
+    } else if constexpr (lab) {
+      return Kind::device;  // a device buffer: its address, which the test program checks where it is used
+#endif
     } else {
       static_assert(always_false<P>::value,
                     "a parameter that points to data of unknown length cannot travel to the process that runs the "
@@ -194,7 +218,7 @@ constexpr bool travels() {
     using T = std::remove_pointer_t<NoRef>;
     if constexpr (std::is_function_v<T> || std::is_same_v<T, const void>) return true;
     if constexpr (!std::is_const_v<T>) return std::is_class_v<T>;
-    return ArrayParam<F, I>::count_param >= 0;
+    return has_length<F, I>();
   }
   return true;
 }
@@ -208,6 +232,14 @@ constexpr bool all_travel(std::index_sequence<I...>) {
 /// the output written back.
 template <auto F, std::size_t I, class P, bool lab, Kind K = kind_of<F, I, P, lab>()>
 struct Slot;
+
+template <auto F, std::size_t I, class P, bool lab>
+struct Slot<F, I, P, lab, Kind::device> {
+  P v{};
+  bool get(Reader &r) { return r.get(&v, sizeof v); }
+  P arg() { return v; }
+  bool put_back(Writer &) { return true; }
+};
 
 template <auto F, std::size_t I, class P, bool lab>
 struct Slot<F, I, P, lab, Kind::value> {
@@ -267,7 +299,7 @@ bool put_arg(Writer &w, const Args &args) {
   constexpr Kind k = kind_of<F, I, P, lab>();
   if constexpr (k == Kind::value) {
     return Codec<std::decay_t<P>>::put(w, a);
-  } else if constexpr (k == Kind::address) {
+  } else if constexpr (k == Kind::address || k == Kind::device) {
     const P v = a;
     return w.put(&v, sizeof v);
   } else if constexpr (k == Kind::out_pointer) {
@@ -277,9 +309,13 @@ bool put_arg(Writer &w, const Args &args) {
     return Codec<T>::put(w, a);
   } else {
     using E = std::remove_const_t<std::remove_pointer_t<P>>;
-    const auto count = std::get<ArrayParam<F, I>::count_param>(args);
-    static_assert(std::is_integral_v<std::decay_t<decltype(count)>>, "ArrayParam: the length is not an integer");
-    const std::uint64_t n = a == nullptr || count <= 0 ? 0 : static_cast<std::uint64_t>(count);
+    std::uint64_t n = fixed_length<F, I>::value;
+    if constexpr (count_param<F, I>::value >= 0) {
+      const auto count = std::get<count_param<F, I>::value>(args);
+      static_assert(std::is_integral_v<std::decay_t<decltype(count)>>, "ArrayParam: the length is not an integer");
+      n = count <= 0 ? 0 : static_cast<std::uint64_t>(count);
+    }
+    if (a == nullptr) n = 0;
     return w.put(&n, sizeof n) && w.put(a, static_cast<std::size_t>(n) * sizeof(E));
   }
 }
@@ -417,6 +453,10 @@ void ask_parent(Invoker invoker, Put &&put_request, Get &&get_reply) {
 
 /// @brief Whether this process is the worker.
 bool in_worker();
+/// @brief Whether functions given device buffers (launchers) run in the worker too: in a program
+/// built with CUDALAB_APART_LAUNCHERS whose driver gives kernels' parameter layouts
+/// (apart_launchers.cpp).
+bool launchers_apart();
 /// @brief In the worker, during a call made under a LocalAnswers scope: in_parent() answers here.
 bool answers_locally();
 /// @brief Whether lab functions run apart (false in the worker and with CUDALAB_APART=0).
@@ -505,9 +545,16 @@ struct Apart<F> {
   /// back, the current test fails with the reason and a value-initialised result is returned.
   R operator()(P... args) const {
 #ifdef CUDALAB_APART_GPU
-    // In a GPU test program a function given device buffers (a launcher) still runs in the test
-    // program: its launches and copies would have to be made there (docs/grading.md, "Not closed").
+    // In a GPU test program a function given device buffers (a launcher) runs in the test program,
+    // unless its launches and copies are carried out there for the worker (CUDALAB_APART_LAUNCHERS,
+    // apart_launchers.cpp; docs/grading.md, "Not closed").
     if constexpr (!detail::all_travel<F, P...>(std::index_sequence_for<P...>{})) {
+#ifdef CUDALAB_APART_LAUNCHERS
+      if (detail::active() && detail::launchers_apart()) {
+        const auto refs = std::forward_as_tuple(args...);
+        return detail::call<F, true>(name, refs, std::index_sequence_for<P...>{});
+      }
+#endif
       return F(std::forward<P>(args)...);
     } else
 #endif
