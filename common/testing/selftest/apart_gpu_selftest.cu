@@ -2,7 +2,9 @@
 // query or model runs in the worker, and the CUDA runtime functions it asks are answered by the
 // test program (apart_runtime.cpp) with the same results as a direct call; the worker itself
 // cannot reach the GPU or a file; a function given a device buffer (a launcher) runs in the test
-// program. The functions below stand for a lab's. 0 points; skipped without a GPU.
+// program, or, built with CUDALAB_APART_LAUNCHERS (cudalab_apart_gpu_launch_selftest), in the
+// worker, its launch and copies made by the test program. The functions below stand for a lab's.
+// 0 points; skipped without a GPU.
 #include "cudalab/apart.hpp"
 #include "cudalab/launch.cuh"
 #include "cudalab/launch_checks.hpp"
@@ -75,9 +77,14 @@ int open_a_file() {
   return errno;
 }
 
-/// A launcher: given a device buffer, it runs in the test program (its pid comes back).
+/// A launcher: given a device buffer, it runs in the test program, or in the worker where launchers
+/// run apart (its pid comes back); it launches through the kernel's stub, as a lab's code does,
+/// copies a value in and back, and waits.
 int launch_fill(int *d_out, int value) {
-  cudalab::launch(fill_kernel, 1, 32)(d_out, value);
+  fill_kernel<<<1, 32>>>(d_out, value);  // cudalab: a lab's launch (through its stub)
+  int first = 0;
+  if (cudaMemcpy(&first, d_out, sizeof first, cudaMemcpyDeviceToHost) != cudaSuccess || first != value) return -1;
+  if (cudaDeviceSynchronize() != cudaSuccess) return -2;
   return static_cast<int>(getpid());
 }
 
@@ -117,11 +124,16 @@ TEST_F(ApartGpu, TheWorkerReachesNeitherTheGpuNorAFile) {
   EXPECT_EQ(APART(open_a_file)(), EPERM);
 }
 
-TEST_F(ApartGpu, ALauncherRunsInTheTestProgramAndItsKernelRuns) {
+TEST_F(ApartGpu, ALauncherRunsWhereItShouldAndItsKernelRuns) {
   int *d = nullptr;
   ASSERT_EQ(cudaMalloc(&d, 32 * sizeof(int)), cudaSuccess);
   const int pid = APART(launch_fill)(d, 7);
+#ifdef CUDALAB_APART_LAUNCHERS  // in the worker, its launch made by the test program
+  if (!cudalab::apart::detail::launchers_apart()) GTEST_SKIP() << "the driver gives no parameter layouts (before 12.4)";
+  EXPECT_NE(pid, static_cast<int>(getpid()));
+#else  // in the test program
   EXPECT_EQ(pid, static_cast<int>(getpid()));
+#endif
   int h[32] = {};
   ASSERT_EQ(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost), cudaSuccess);
   cudaFree(d);
