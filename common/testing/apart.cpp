@@ -332,7 +332,14 @@ bool in_worker() { return is_worker; }
 
 namespace {
 const WorkerRuntime *worker_table = nullptr;  // apart_launchers.cpp, where launchers run apart
+const void *calling_now = nullptr;            // the lab's function the worker runs now
 }  // namespace
+
+const void *calling() { return calling_now; }
+
+Calling::Calling(const void *function) : previous_(calling_now) { calling_now = function; }
+
+Calling::~Calling() { calling_now = previous_; }
 
 const WorkerRuntime *worker_runtime() { return is_worker ? worker_table : nullptr; }
 

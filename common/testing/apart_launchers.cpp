@@ -177,18 +177,44 @@ struct LaunchHead {
   std::uint32_t offsets[kMaxParams], sizes[kMaxParams];
 };
 
+/// Whether @p p (a kernel's host address, a device variable's) is of the library that defines the
+/// lab's function being called: the worker may launch and copy to the lab's own, never the test
+/// program's (its reference kernels, its device variables).
+bool of_the_lab(const void *p) {
+  Dl_info lab{}, at{};
+  return calling() != nullptr && dladdr(calling(), &lab) != 0 && dladdr(p, &at) != 0 && lab.dli_fbase == at.dli_fbase;
+}
+
+/// The kernel handles the test program gave the worker (p_get_kernel): the only ones it launches.
+std::vector<cudaKernel_t> &issued() {
+  static std::vector<cudaKernel_t> handles;
+  return handles;
+}
+
+bool may_launch(const KernelRef &k) {
+  if (k.handle != nullptr) return std::find(issued().begin(), issued().end(), k.handle) != issued().end();
+  return of_the_lab(k.func);
+}
+
 // The functions the test program runs when the worker asks (in_parent).
 cudaError_t p_layout(KernelRef k, Layout *out) {
   *out = Layout{};
+  if (!may_launch(k)) return cudaErrorInvalidDeviceFunction;
   out->known = parent().param_layout(k.func, k.handle, &out->count, out->offsets, out->sizes, kMaxParams) ? 1 : 0;
   return cudaSuccess;
 }
 cudaError_t p_get_kernel(Address func, KernelRef *out) {
   out->func = func.p;
   out->handle = nullptr;
-  return real_get_kernel(&out->handle, func.p);
+  if (!of_the_lab(func.p)) return cudaErrorInvalidDeviceFunction;
+  const cudaError_t e = real_get_kernel(&out->handle, func.p);
+  if (e == cudaSuccess && out->handle != nullptr &&
+      std::find(issued().begin(), issued().end(), out->handle) == issued().end())
+    issued().push_back(out->handle);
+  return e;
 }
 cudaError_t p_launch(LaunchHead h, std::string bytes) {
+  if (!may_launch(h.kernel)) return cudaErrorInvalidDeviceFunction;
   if (h.count > kMaxParams) return cudaErrorInvalidValue;
   void *args[kMaxParams];
   for (std::uint32_t i = 0; i < h.count; ++i) {
@@ -219,10 +245,11 @@ cudaError_t p_device_to_device(Address dst, Address src, std::uint64_t count) {
   return parent().memcpy(const_cast<void *>(dst.p), src.p, static_cast<std::size_t>(count), cudaMemcpyDeviceToDevice);
 }
 cudaError_t p_to_symbol(Address symbol, std::uint64_t offset, std::string bytes) {
+  if (!of_the_lab(symbol.p)) return cudaErrorInvalidSymbol;
   return parent().to_symbol(symbol.p, bytes.data(), bytes.size(), static_cast<std::size_t>(offset));
 }
 cudaError_t p_from_symbol(Address symbol, std::uint64_t offset, std::uint64_t count, std::string *out) {
-  if (count > kChunk) return cudaErrorInvalidValue;
+  if (count > kChunk || !of_the_lab(symbol.p)) return count > kChunk ? cudaErrorInvalidValue : cudaErrorInvalidSymbol;
   out->assign(static_cast<std::size_t>(count), '\0');
   return parent().from_symbol(out->data(), symbol.p, out->size(), static_cast<std::size_t>(offset));
 }

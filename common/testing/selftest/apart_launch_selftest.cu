@@ -2,7 +2,8 @@
 // the GPU's runtime in the test program (device memory is a buffer of the test program, a launch is
 // recorded) shows what a launcher's calls carry from the worker: the `<<< >>>` configuration and
 // each argument's bytes at the kernel's parameter offsets, copies both ways in chunks, waits,
-// allocations; and that an address which is not device memory is refused. The runtime's own side
+// allocations; and that an address which is not device memory, or a kernel handle the test
+// program did not give, is refused. The runtime's own side
 // (the driver's parameter layouts, the real copies) runs in the GPU self-test common.apart_gpu.*.
 #include "../apart_runtime.hpp"
 #include "cudalab/apart.hpp"
@@ -45,10 +46,10 @@ bool is_device(const void *p) {
   const auto *c = static_cast<const unsigned char *>(p);
   return c >= device_memory && c < device_memory + sizeof device_memory;
 }
-bool layout(const void *, cudaKernel_t handle, std::uint32_t *count, std::uint32_t *offsets, std::uint32_t *sizes,
+bool layout(const void *, cudaKernel_t, std::uint32_t *count, std::uint32_t *offsets, std::uint32_t *sizes,
             std::uint32_t) {
-  if (handle != kHandle) return false;
-  // scale(float *, int, double, char): the offsets and sizes the driver gives.
+  // scale(float *, int, double, char): the offsets and sizes the driver gives (for any kernel: the
+  // test program, not this stand-in, decides what the worker may launch).
   const std::uint32_t o[] = {0, 8, 16, 24}, z[] = {8, 4, 8, 1};
   *count = 4;
   std::memcpy(offsets, o, sizeof o);
@@ -123,6 +124,13 @@ cudaError_t copy_into(float *d_data, float *not_device) {
   return cudaMemcpy(not_device, &value, sizeof value, cudaMemcpyHostToDevice);
 }
 
+/// What a forger's launcher tries: a launch by a kernel handle the test program never gave it
+/// (one of the test program's own kernels, say).
+cudaError_t launch_forged_handle(float *d_data) {
+  void *args[] = {&d_data};
+  return __cudaLaunchKernel(reinterpret_cast<cudaKernel_t>(std::uintptr_t{0xbad}), 1, 1, args, 0, nullptr);
+}
+
 /// Allocates, sets and frees through the test program; returns what it read back.
 int allocate_and_set(float *d_data) {
   (void)d_data;
@@ -180,6 +188,12 @@ TEST(ApartLaunchers, AnAddressThatIsNotDeviceMemoryIsRefused) {
   static float judge_state = 0.0f;  // stands for the test program's own memory
   EXPECT_EQ(APART(copy_into)(reinterpret_cast<float *>(device_memory), &judge_state), cudaErrorInvalidValue);
   EXPECT_EQ(judge_state, 0.0f);
+}
+
+TEST(ApartLaunchers, AKernelHandleTheTestProgramDidNotGiveIsNotLaunched) {
+  launches.clear();
+  EXPECT_NE(APART(launch_forged_handle)(reinterpret_cast<float *>(device_memory)), cudaSuccess);
+  EXPECT_TRUE(launches.empty());
 }
 
 TEST(ApartLaunchers, AllocationsSetsAndFreesAreTheTestPrograms) {

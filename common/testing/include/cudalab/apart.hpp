@@ -453,6 +453,20 @@ void ask_parent(Invoker invoker, Put &&put_request, Get &&get_reply) {
 
 /// @brief Whether this process is the worker.
 bool in_worker();
+/// @brief The lab's function being called in the worker now (the test program's side), or null:
+/// what the worker asks the test program to launch or copy to must be of the same library.
+const void *calling();
+/// @brief Sets calling() for the lifetime of the object.
+class Calling {
+ public:
+  explicit Calling(const void *function);
+  ~Calling();
+  Calling(const Calling &) = delete;
+  Calling &operator=(const Calling &) = delete;
+
+ private:
+  const void *previous_;
+};
 /// @brief Whether functions given device buffers (launchers) run in the worker too: in a program
 /// built with CUDALAB_APART_LAUNCHERS whose driver gives kernels' parameter layouts
 /// (apart_launchers.cpp).
@@ -479,6 +493,7 @@ auto call(const char *name, const Args &args, std::index_sequence<I...>) {
     return (get_back<F, I, std::tuple_element_t<I, Params>, lab>(r, args) && ...);
   };
   if constexpr (lab) {
+    const Calling scope(reinterpret_cast<const void *>(F));
     if (const std::string why = run(name, &invoke<F, true>, put, get); !why.empty()) {
       report(name, why);
       result = {};
