@@ -1286,10 +1286,10 @@ function(cudalab_add_lab lab)
   if(own_test_sources)
     add_library(${lab}_tests_support STATIC ${own_test_sources})
     cudalab_cuda_target(${lab}_tests_support)
-    # The tests' own helpers call the lab's host functions as the test programs do (below).
+    # The tests' own helpers call the lab's host functions in the worker too (below); they are
+    # linked into the host and the GPU test programs alike, so they are compiled as the host tests
+    # are (a GPU-only choice here would give one program two definitions of a call).
     target_include_directories(${lab}_tests_support PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/apart)
-    target_compile_definitions(${lab}_tests_support PRIVATE CUDALAB_APART_GPU=1
-                               $<$<BOOL:${CUDALAB_APART_LAUNCHERS}>:CUDALAB_APART_LAUNCHERS=1>)
     if(ARG_SEPARABLE)
       # Device-link once, in the executables; linked on its own, this library would hide the
       # lab's device-link registration from them.

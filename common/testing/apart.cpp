@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include <dlfcn.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/futex.h>
@@ -336,6 +337,11 @@ const void *calling_now = nullptr;            // the lab's function the worker r
 }  // namespace
 
 const void *calling() { return calling_now; }
+
+bool same_object(const void *a, const void *b) {
+  Dl_info x{}, y{};
+  return dladdr(a, &x) != 0 && dladdr(b, &y) != 0 && x.dli_fbase == y.dli_fbase;
+}
 
 Calling::Calling(const void *function) : previous_(calling_now) { calling_now = function; }
 

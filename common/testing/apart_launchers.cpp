@@ -105,6 +105,8 @@ bool real_param_layout(const void *func, cudaKernel_t handle, std::uint32_t *cou
     offsets[n] = static_cast<std::uint32_t>(offset);
     sizes[n] = static_cast<std::uint32_t>(size);
   }
+  std::size_t offset = 0, size = 0;
+  if (n == max && query(subject, n, &offset, &size) == 0) return false;  // more parameters than we carry
   *count = n;
   return true;
 }
@@ -180,10 +182,7 @@ struct LaunchHead {
 /// Whether @p p (a kernel's host address, a device variable's) is of the library that defines the
 /// lab's function being called: the worker may launch and copy to the lab's own, never the test
 /// program's (its reference kernels, its device variables).
-bool of_the_lab(const void *p) {
-  Dl_info lab{}, at{};
-  return calling() != nullptr && dladdr(calling(), &lab) != 0 && dladdr(p, &at) != 0 && lab.dli_fbase == at.dli_fbase;
-}
+bool of_the_lab(const void *p) { return calling() != nullptr && same_object(calling(), p); }
 
 /// The kernel handles the test program gave the worker (p_get_kernel): the only ones it launches.
 std::vector<cudaKernel_t> &issued() {
@@ -213,18 +212,27 @@ cudaError_t p_get_kernel(Address func, KernelRef *out) {
     issued().push_back(out->handle);
   return e;
 }
+/// The streams a launch from the worker may name: the default ones (a stream handle is a pointer
+/// the runtime follows; the worker's could point at anything).
+bool default_stream(cudaStream_t s) { return s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread; }
+
 cudaError_t p_launch(LaunchHead h, std::string bytes) {
   if (!may_launch(h.kernel)) return cudaErrorInvalidDeviceFunction;
-  if (h.count > kMaxParams) return cudaErrorInvalidValue;
-  void *args[kMaxParams];
-  for (std::uint32_t i = 0; i < h.count; ++i) {
-    if (h.offsets[i] > bytes.size() || h.sizes[i] > bytes.size() - h.offsets[i]) return cudaErrorInvalidValue;
-    args[i] = bytes.data() + h.offsets[i];
+  if (!default_stream(h.stream)) return cudaErrorInvalidResourceHandle;
+  // The layout is the test program's own (the worker's offsets and sizes are not trusted).
+  Layout l{};
+  if (p_layout(h.kernel, &l) != cudaSuccess || !l.known) return cudaErrorNotSupported;
+  void *args[kMaxParams] = {};
+  for (std::uint32_t i = 0; i < l.count; ++i) {
+    if (l.offsets[i] > bytes.size() || l.sizes[i] > bytes.size() - l.offsets[i]) return cudaErrorInvalidValue;
+    args[i] = bytes.data() + l.offsets[i];
   }
   return parent().launch(h.kernel.func, h.kernel.handle, h.grid, h.block, args, static_cast<std::size_t>(h.shared),
                          h.stream, h.cooperative != 0);
 }
 cudaError_t p_synchronize(std::int32_t what, Address handle) {
+  if (what == 2 || (what == 1 && !default_stream(static_cast<cudaStream_t>(const_cast<void *>(handle.p)))))
+    return cudaErrorInvalidResourceHandle;  // only the device and the default streams
   return parent().synchronize(what, const_cast<void *>(handle.p));
 }
 cudaError_t p_is_device(Address p, std::int32_t *out) {
@@ -266,6 +274,7 @@ cudaError_t p_malloc(std::uint64_t bytes, Address *out) {
 cudaError_t p_free(Address p) { return parent().free(const_cast<void *>(p.p)); }
 
 // ---- The worker's side ----
+#ifdef CUDALAB_APART_LAUNCHERS
 
 cudaError_t w_launch(const void *func, cudaKernel_t handle, dim3 grid, dim3 block, void **args, std::size_t shared,
                      cudaStream_t stream, bool cooperative) {
@@ -362,7 +371,28 @@ cudaError_t w_memset(void *p, int value, std::size_t count) {
 }
 cudaError_t w_free(void *p) { return in_parent<&p_free>(Address{p}); }
 
+#endif  // CUDALAB_APART_LAUNCHERS
+
+#ifdef CUDALAB_APART_LAUNCHERS
 const WorkerRuntime kWorker{w_launch, w_synchronize, w_memcpy, w_to_symbol, w_from_symbol, w_memset, w_free};
+#else
+// Launchers run in the test program: a model or device query in the worker may wait on the device
+// and free nothing (cudaFree(0), the old way to make the context), and do nothing else on the GPU.
+cudaError_t w_refused() {
+  std::fprintf(stderr,
+               "[ CUDALAB  ] a lab function that runs in a process of its own used the GPU (a launch or "
+               "a copy): only functions given device buffers may\n");
+  return cudaErrorNotSupported;
+}
+const WorkerRuntime kWorker{
+    [](const void *, cudaKernel_t, dim3, dim3, void **, std::size_t, cudaStream_t, bool) { return w_refused(); },
+    [](int what, void *) { return what == 0 ? in_parent<&p_synchronize>(0, Address{nullptr}) : w_refused(); },
+    [](void *, const void *, std::size_t, cudaMemcpyKind) { return w_refused(); },
+    [](const void *, const void *, std::size_t, std::size_t) { return w_refused(); },
+    [](void *, const void *, std::size_t, std::size_t) { return w_refused(); },
+    [](void *, int, std::size_t) { return w_refused(); },
+    [](void *p) { return p == nullptr ? cudaSuccess : w_refused(); }};
+#endif
 [[maybe_unused]] const bool kInstalled = set_worker_runtime(&kWorker);
 
 /// The `<<< >>>` configurations the worker's launchers pushed and their stubs have not yet popped.

@@ -65,9 +65,29 @@ CUDALAB_RUNTIME_REAL(cudaFuncSetCacheConfig, (const void *func, cudaFuncCache co
 CUDALAB_RUNTIME_REAL(cudaGetLastError, (), ())
 CUDALAB_RUNTIME_REAL(cudaPeekAtLastError, (), ())
 
+// What the worker may change in the test program: the attributes of the lab's own kernels (never
+// of the test program's baselines, which it could slow down), the current device (it may only
+// select the one the test runs on).
+cudaError_t checked_cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) {
+  if (!cudalab::apart::detail::same_object(cudalab::apart::detail::calling(), func))
+    return cudaErrorInvalidDeviceFunction;
+  return real_cudaFuncSetAttribute(func, attr, value);
+}
+cudaError_t checked_cudaFuncSetCacheConfig(const void *func, cudaFuncCache config) {
+  if (!cudalab::apart::detail::same_object(cudalab::apart::detail::calling(), func))
+    return cudaErrorInvalidDeviceFunction;
+  return real_cudaFuncSetCacheConfig(func, config);
+}
+cudaError_t checked_cudaSetDevice(int device) {
+  int current = 0;
+  if (real_cudaGetDevice(&current) != cudaSuccess || device != current) return cudaErrorInvalidDevice;
+  return cudaSuccess;
+}
+
 }  // namespace
 
 using cudalab::apart::in_parent;
+using cudalab::apart::detail::in_worker;
 
 cudaError_t cudaGetDevice(int *device) { return in_parent<&real_cudaGetDevice>(device); }
 cudaError_t cudaGetDeviceCount(int *count) { return in_parent<&real_cudaGetDeviceCount>(count); }
@@ -89,7 +109,8 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {
   return in_parent<&real_cudaFuncGetAttributes>(attr, func);
 }
 cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) {
-  return in_parent<&real_cudaFuncSetAttribute>(func, attr, value);
+  return in_worker() ? in_parent<&checked_cudaFuncSetAttribute>(func, attr, value)
+                     : real_cudaFuncSetAttribute(func, attr, value);
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int threads,
                                                           std::size_t shared) {
@@ -102,13 +123,16 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, 
 cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(std::size_t *shared, const void *func, int blocks, int threads) {
   return in_parent<&real_cudaOccupancyAvailableDynamicSMemPerBlock>(shared, func, blocks, threads);
 }
-cudaError_t cudaSetDevice(int device) { return in_parent<&real_cudaSetDevice>(device); }
+cudaError_t cudaSetDevice(int device) {
+  return in_worker() ? in_parent<&checked_cudaSetDevice>(device) : real_cudaSetDevice(device);
+}
 cudaError_t cudaGetDeviceFlags(unsigned int *flags) { return in_parent<&real_cudaGetDeviceFlags>(flags); }
 cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *config) {
   return in_parent<&real_cudaDeviceGetCacheConfig>(config);
 }
 cudaError_t cudaFuncSetCacheConfig(const void *func, cudaFuncCache config) {
-  return in_parent<&real_cudaFuncSetCacheConfig>(func, config);
+  return in_worker() ? in_parent<&checked_cudaFuncSetCacheConfig>(func, config)
+                     : real_cudaFuncSetCacheConfig(func, config);
 }
 cudaError_t cudaGetLastError() { return in_parent<&real_cudaGetLastError>(); }
 cudaError_t cudaPeekAtLastError() { return in_parent<&real_cudaPeekAtLastError>(); }

@@ -94,7 +94,8 @@ struct Codec<T, std::enable_if_t<std::is_trivially_copyable_v<T> && !std::is_poi
 };
 
 /// A function pointer or `const void *` (a kernel that a lab's function hands back): an address,
-/// the same in the worker, a copy of the test program (launching anything else only fails).
+/// the same in the worker, a copy of the test program; the test program accepts only one of the
+/// lab's library (detail::call).
 template <class T>
 struct Codec<T, std::enable_if_t<std::is_pointer_v<T> &&
                                  (std::is_function_v<std::remove_pointer_t<T>> || std::is_same_v<T, const void *>)>> {
@@ -456,6 +457,8 @@ bool in_worker();
 /// @brief The lab's function being called in the worker now (the test program's side), or null:
 /// what the worker asks the test program to launch or copy to must be of the same library.
 const void *calling();
+/// @brief Whether @p a and @p b are addresses in the same loaded object (program or library).
+bool same_object(const void *a, const void *b);
 /// @brief Sets calling() for the lifetime of the object.
 class Calling {
  public:
@@ -497,6 +500,15 @@ auto call(const char *name, const Args &args, std::index_sequence<I...>) {
     if (const std::string why = run(name, &invoke<F, true>, put, get); !why.empty()) {
       report(name, why);
       result = {};
+    }
+    // An address handed back (a kernel to launch) must be the lab's own code, not the test
+    // program's (its baseline or reference kernels, which would then be graded in its place).
+    if constexpr (std::is_pointer_v<std::decay_t<R>>) {
+      if (result != nullptr &&
+          !same_object(reinterpret_cast<const void *>(result), reinterpret_cast<const void *>(F))) {
+        report(name, "it returned the address of code that is not of the lab's library");
+        result = {};
+      }
     }
   } else {
     (void)parent_invoker_allowed<F>;
