@@ -18,6 +18,7 @@
 // reach the worker's own copy of the runtime, which cannot talk to the GPU, and fail.
 #include "apart_runtime.hpp"
 #include "cudalab/apart.hpp"
+#include "real_symbol.hpp"
 
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
@@ -56,16 +57,7 @@ namespace {
 constexpr std::uint32_t kMaxParams = 256;
 constexpr std::size_t kChunk = std::size_t{1} << 20;  // a quarter of the channel's 4 MiB
 
-/// @brief The runtime's own function @p name: the next definition after this program's.
-template <class Fn>
-Fn next(const char *name) {
-  void *sym = dlsym(RTLD_NEXT, name);
-  if (sym == nullptr) {
-    std::fprintf(stderr, "cudalab: the CUDA runtime has no %s (%s)\n", name, dlerror());
-    std::abort();
-  }
-  return reinterpret_cast<Fn>(sym);
-}
+using cudalab::detail::next_symbol;
 
 // ---- The test program's side: the runtime, or a self-test's stand-in ----
 
@@ -140,7 +132,7 @@ cudaError_t real_from_symbol(void *dst, const void *symbol, std::size_t count, s
   return __wrap_cudaMemcpyFromSymbol(dst, symbol, count, offset, cudaMemcpyDeviceToHost);
 }
 cudaError_t real_malloc(void **p, std::size_t bytes) {
-  static const auto fn = next<cudaError_t (*)(void **, std::size_t)>("cudaMalloc");
+  static const auto fn = next_symbol<cudaError_t (*)(void **, std::size_t)>("cudaMalloc");
   return fn(p, bytes);
 }
 
@@ -154,7 +146,7 @@ bool stand_in = false;  // a self-test's runtime is installed
 
 cudaError_t real_get_kernel(cudaKernel_t *handle, const void *func) {
   if (parent().get_kernel != nullptr) return parent().get_kernel(handle, func);
-  static const auto fn = next<cudaError_t (*)(cudaKernel_t *, const void *)>("__cudaGetKernel");
+  static const auto fn = next_symbol<cudaError_t (*)(cudaKernel_t *, const void *)>("__cudaGetKernel");
   return fn(handle, func);
 }
 
@@ -433,7 +425,7 @@ extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, std::size
     cudalab::apart::detail::pushed().push_back({grid, block, shared, stream});
     return 0;
   }
-  static const auto fn = cudalab::apart::detail::next<unsigned (*)(dim3, dim3, std::size_t, struct CUstream_st *)>(
+  static const auto fn = cudalab::detail::next_symbol<unsigned (*)(dim3, dim3, std::size_t, struct CUstream_st *)>(
       "__cudaPushCallConfiguration");
   return fn(grid, block, shared, stream);
 }
@@ -450,7 +442,7 @@ extern "C" cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, std::
     *static_cast<cudaStream_t *>(stream) = c.stream;
     return cudaSuccess;
   }
-  static const auto fn = cudalab::apart::detail::next<cudaError_t (*)(dim3 *, dim3 *, std::size_t *, void *)>(
+  static const auto fn = cudalab::detail::next_symbol<cudaError_t (*)(dim3 *, dim3 *, std::size_t *, void *)>(
       "__cudaPopCallConfiguration");
   return fn(grid, block, shared, stream);
 }
@@ -477,14 +469,14 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, std::size_t count, cudaM
   using namespace cudalab::apart::detail;
   if (in_worker()) return w_memcpy(dst, src, count, kind);  // done before it returns, as a copy from pageable memory is
   static const auto fn =
-      next<cudaError_t (*)(void *, const void *, std::size_t, cudaMemcpyKind, cudaStream_t)>("cudaMemcpyAsync");
+      next_symbol<cudaError_t (*)(void *, const void *, std::size_t, cudaMemcpyKind, cudaStream_t)>("cudaMemcpyAsync");
   return fn(dst, src, count, kind, stream);
 }
 
 cudaError_t cudaMemsetAsync(void *ptr, int value, std::size_t count, cudaStream_t stream) {
   using namespace cudalab::apart::detail;
   if (in_worker()) return w_memset(ptr, value, count);
-  static const auto fn = next<cudaError_t (*)(void *, int, std::size_t, cudaStream_t)>("cudaMemsetAsync");
+  static const auto fn = next_symbol<cudaError_t (*)(void *, int, std::size_t, cudaStream_t)>("cudaMemsetAsync");
   return fn(ptr, value, count, stream);
 }
 #endif  // CUDALAB_APART_LAUNCHERS

@@ -8,6 +8,7 @@
 // (cudalab::apart::in_parent). Linked into the GPU test programs only: the host test programs
 // define synthetic ones of their own.
 #include "cudalab/apart.hpp"
+#include "real_symbol.hpp"
 
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
@@ -22,23 +23,14 @@ namespace {
 #define CUDALAB_NAME_OF(f) CUDALAB_NAME_OF2(f)
 #define CUDALAB_NAME_OF2(f) #f
 
-/// @brief The runtime's own function @p name: the next definition after this program's.
-template <class Fn>
-Fn runtime(const char *name) {
-  void *sym = dlsym(RTLD_NEXT, name);
-  if (sym == nullptr) {
-    std::fprintf(stderr, "cudalab: the CUDA runtime has no %s (%s)\n", name, dlerror());
-    std::abort();
-  }
-  return reinterpret_cast<Fn>(sym);
-}
+using cudalab::detail::next_symbol;
 
 // One line per function: `real_<f>` calls the runtime's own (in the test program, where
 // in_parent runs it), and the definition of f routes the call.
-#define CUDALAB_RUNTIME_REAL(f, params, args)                                  \
-  cudaError_t real_##f params {                                                \
-    static const auto fn = runtime<cudaError_t(*) params>(CUDALAB_NAME_OF(f)); \
-    return fn args;                                                            \
+#define CUDALAB_RUNTIME_REAL(f, params, args)                                      \
+  cudaError_t real_##f params {                                                    \
+    static const auto fn = next_symbol<cudaError_t(*) params>(CUDALAB_NAME_OF(f)); \
+    return fn args;                                                                \
   }
 
 CUDALAB_RUNTIME_REAL(cudaGetDevice, (int *device), (device))

@@ -235,14 +235,6 @@ template <auto F, std::size_t I, class P, bool lab, Kind K = kind_of<F, I, P, la
 struct Slot;
 
 template <auto F, std::size_t I, class P, bool lab>
-struct Slot<F, I, P, lab, Kind::device> {
-  P v{};
-  bool get(Reader &r) { return r.get(&v, sizeof v); }
-  P arg() { return v; }
-  bool put_back(Writer &) { return true; }
-};
-
-template <auto F, std::size_t I, class P, bool lab>
 struct Slot<F, I, P, lab, Kind::value> {
   std::decay_t<P> v{};
   bool get(Reader &r) { return Codec<std::decay_t<P>>::get(r, v); }
@@ -257,6 +249,10 @@ struct Slot<F, I, P, lab, Kind::address> {
   P arg() { return v; }
   bool put_back(Writer &) { return true; }
 };
+
+/// A device buffer travels as its address, like code.
+template <auto F, std::size_t I, class P, bool lab>
+struct Slot<F, I, P, lab, Kind::device> : Slot<F, I, P, lab, Kind::address> {};
 
 template <auto F, std::size_t I, class P, bool lab>
 struct Slot<F, I, P, lab, Kind::out_pointer> {
